@@ -1,0 +1,124 @@
+// Breadth-first search: the parent and/or depth of every vertex reachable from a source.
+//
+// Algorithms (kernels/bfs/, one file each, all validated):
+//  - Reference:           sequential queue BFS.
+//  - TopDown:             sparse frontier queue, vertices claimed by compare-and-swap on
+//                         their parent, per-thread buffers appended in blocks, hub
+//                         vertices' edges split across workers.
+//  - BottomUp:            bitmap frontier; each unvisited vertex scans its in-neighbours
+//                         and stops at the first one in the frontier.
+//  - DirectionOptimizing: Beamer, Asanovic, Patterson (SC'12): top-down until the
+//                         frontier's edges exceed the unexplored edges / alpha, then
+//                         bottom-up until the frontier falls below n / beta.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mimd/context.hpp"
+#include "mimd/csr.hpp"
+
+namespace mimd {
+
+using GraphPattern = CsrPattern<std::int32_t, std::int64_t, DefaultMemorySpace>;
+
+/// A graph ready for BFS: out-edges, and in-edges for bottom-up steps (the same
+/// arrays when the graph is undirected). Built once, reused across searches.
+class BfsGraph {
+ public:
+  /// An undirected graph from a symmetric pattern (both directions stored).
+  /// Self-loops and duplicate edges are tolerated.
+  /// @throws InvalidArgument when the pattern is not square
+  static BfsGraph undirected(const HostPattern& symmetric);
+  /// A directed graph: the in-edges are built here by transposition.
+  static BfsGraph directed(const HostPattern& out);
+  /// The symmetrised pattern of `p` (p + p^T, duplicates merged, self-loops kept).
+  static HostPattern symmetrize(const HostPattern& p);
+
+  std::int32_t num_vertices() const;
+  std::int64_t num_stored_edges() const;     ///< out-edges as stored
+  /// Undirected edges as GAP counts them for TEPS: stored edges / 2 for undirected
+  /// graphs, stored edges for directed ones.
+  std::int64_t num_teps_edges() const;
+  bool is_directed() const;
+  const GraphPattern& out() const;
+  const GraphPattern& in() const;
+  const HostPattern& host_out() const;  ///< host copy for validation
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+enum class BfsAlgorithm { Reference, TopDown, BottomUp, DirectionOptimizing };
+const char* to_string(BfsAlgorithm a) noexcept;  ///< "reference", "top_down", ...
+/// @throws InvalidArgument listing the valid names
+BfsAlgorithm bfs_algorithm_from_string(const std::string& name);
+std::vector<BfsAlgorithm> bfs_algorithms();
+
+struct BfsOptions {
+  BfsAlgorithm algorithm = BfsAlgorithm::DirectionOptimizing;
+  bool want_parents = true;
+  bool want_depths = true;
+  bool log_steps = false;  ///< record a BfsStep per level
+  int alpha = 0;           ///< 0: the context's tuning profile (15 by default)
+  int beta = 0;            ///< 0: the context's tuning profile (18 by default)
+};
+
+struct BfsStep {
+  bool bottom_up = false;
+  std::int64_t frontier = 0;        ///< vertices in the frontier this step expanded
+  std::int64_t edges_examined = 0;
+  double seconds = 0;
+};
+
+/// Host arrays, -1 for unreached vertices; parent[source] == source, depth[source] == 0.
+struct BfsResult {
+  std::vector<std::int32_t> parents;  ///< empty unless want_parents
+  std::vector<std::int32_t> depths;   ///< empty unless want_depths
+  std::int64_t reached = 0;
+  std::int64_t edges_examined = 0;
+  std::vector<BfsStep> steps;         ///< empty unless log_steps
+};
+
+/// Runs many searches on one graph reusing every buffer.
+class BfsRunner {
+ public:
+  BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options = {});
+  /// @throws InvalidArgument when source is outside [0, num_vertices)
+  const BfsResult& run(std::int32_t source);
+  const BfsOptions& options() const;
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+/// One search. Same errors as BfsRunner::run.
+BfsResult bfs(const ExecutionContext& ctx, const BfsGraph& graph, std::int32_t source,
+              const BfsOptions& options = {});
+
+struct BfsValidation {
+  bool ok = true;
+  std::string message;  ///< first violated rule, with the vertices involved
+};
+
+/// Graph500's five rules on a BFS tree of `graph` from `source`:
+/// 1) the parents form a tree rooted at the source (no cycles);
+/// 2) every tree edge exists in the graph;
+/// 3) depth increases by exactly one along tree edges;
+/// 4) every graph edge joins vertices whose depths differ by at most one, or both
+///    endpoints are unreached (directed: depth[v] <= depth[u] + 1 for u -> v);
+/// 5) every vertex reachable from the source is in the tree.
+/// `depths` may be empty: they are then derived from the parents.
+BfsValidation validate_bfs(const BfsGraph& graph, std::int32_t source,
+                           const std::vector<std::int32_t>& parents,
+                           const std::vector<std::int32_t>& depths);
+
+}  // namespace mimd

@@ -1,0 +1,116 @@
+// Sparse x dense matrix multiply: C = alpha * A * B + beta * C, A in CSR (m x n),
+// B dense (n x k), C dense (m x k). SpMV is the case k = 1.
+//
+// Algorithms (kernels/spmm/, one file each, all tested against `Reference`):
+//  - Reference:   sequential, obviously correct.
+//  - RowParallel: one row per work item.
+//  - MergePath:   equal shares of rows + nonzeros by diagonal search (Merrill & Garland,
+//                 SC'16), rows spanning two shares fixed up afterwards.
+//  - Lssm:        long-row splitting and short-row merging: rows longer than the block
+//                 size are split into blocks handled by different workers, runs of
+//                 short rows are merged into units of about one block; units are
+//                 handed out through an atomic counter; the loop over k is vectorised.
+//  - Auto:        chooses among the above from the row-length statistics, k and the
+//                 device profile (rule documented in kernels/spmm/auto.cpp).
+//
+// The plan (row classification, unit boundaries, split rows) is computed once per
+// matrix and reused across calls (inspector-executor, like mkl_sparse_optimize).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mimd/context.hpp"
+#include "mimd/csr.hpp"
+#include "mimd/tuning.hpp"
+
+namespace mimd {
+
+enum class SpmmAlgorithm { Reference, RowParallel, MergePath, Lssm, Auto };
+
+/// "reference", "row_parallel", "merge_path", "lssm", "auto".
+const char* to_string(SpmmAlgorithm a) noexcept;
+/// Inverse of to_string. @throws InvalidArgument listing the valid names
+SpmmAlgorithm spmm_algorithm_from_string(const std::string& name);
+/// Every algorithm except Auto, in declaration order (what tests loop over).
+std::vector<SpmmAlgorithm> spmm_algorithms();
+
+struct SpmmOptions {
+  SpmmAlgorithm algorithm = SpmmAlgorithm::Auto;
+  /// LSSM nonzeros per unit; 0 = from the context's tuning profile.
+  int block_nnz = 0;
+  /// Stage A's slice of a unit in team scratch: -1 = profile, 0 = no, 1 = yes.
+  int use_scratch = -1;
+  /// How split rows are combined: -1 = profile, else a SplitCombine value.
+  int combine = -1;
+};
+
+/// Matrices on the default execution space's memory, 32-bit columns, 64-bit offsets.
+template <class Scalar>
+using Csr = CsrMatrix<Scalar, std::int32_t, std::int64_t, DefaultMemorySpace>;
+template <class Scalar, class Layout>
+using DenseConst = Kokkos::View<const Scalar**, Layout, DefaultMemorySpace>;
+template <class Scalar, class Layout>
+using Dense = Kokkos::View<Scalar**, Layout, DefaultMemorySpace>;
+
+/// A reusable SpMM plan for one matrix. Cheap to copy (shared state).
+/// Supported instantiations: Scalar in {float, double}, Layout in
+/// {Kokkos::LayoutLeft, Kokkos::LayoutRight}.
+template <class Scalar, class Layout>
+class SpmmPlan {
+ public:
+  /// Inspects A (row classification, units) for the chosen algorithm.
+  /// @param k_hint  expected number of columns of B (guides Auto and the k tiling);
+  ///                apply() accepts any k
+  /// @throws InvalidArgument for an unknown option value
+  SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar>& a, int k_hint = 1,
+           const SpmmOptions& options = {});
+
+  /// C = alpha * A * B + beta * C with the matrix the plan was made for.
+  /// beta = 0 overwrites C, NaN and Inf included. alpha = 0 only scales C.
+  /// @throws DimensionMismatch giving every extent when B or C do not fit A
+  /// @throws InvalidArgument when `a` is not the matrix the plan was made for
+  void apply(Scalar alpha, const Csr<Scalar>& a, const DenseConst<Scalar, Layout>& b, Scalar beta,
+             const Dense<Scalar, Layout>& c) const;
+
+  SpmmAlgorithm algorithm() const;  ///< the resolved algorithm (never Auto)
+  int block_nnz() const;            ///< LSSM block size in use (0 for others)
+  bool uses_scratch() const;
+  SplitCombine combine() const;
+  std::int64_t num_units() const;   ///< work units of the plan (LSSM, merge path)
+  std::int64_t num_split_rows() const;
+  double inspect_seconds() const;   ///< wall time of the inspection
+  std::string describe() const;     ///< one line: algorithm, block, units, split rows
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+/// One-shot C = alpha * A * B + beta * C (builds a plan and applies it once).
+/// Same preconditions and errors as SpmmPlan::apply.
+template <class Scalar, class Layout>
+void spmm(const ExecutionContext& ctx, Scalar alpha, const Csr<Scalar>& a,
+          const DenseConst<Scalar, Layout>& b, Scalar beta, const Dense<Scalar, Layout>& c,
+          const SpmmOptions& options = {});
+
+enum class DenseLayout { RowMajor, ColMajor };
+
+/// The same on plain host arrays (for callers that hold raw CSR and dense arrays).
+/// Requires a host-accessible default memory space (the arrays are wrapped, not copied).
+/// @param row_map  m + 1 offsets; col_idx, values: row_map[m] entries
+/// @param b        n x k, leading dimension ldb (>= k row-major, >= n column-major)
+/// @param c        m x k, leading dimension ldc
+/// @throws InvalidArgument for null pointers, negative sizes or too small ld
+template <class Scalar>
+void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::int64_t n,
+          std::int64_t k, Scalar alpha, const std::int64_t* row_map, const std::int32_t* col_idx,
+          const Scalar* values, const Scalar* b, std::int64_t ldb, Scalar beta, Scalar* c,
+          std::int64_t ldc, const SpmmOptions& options = {});
+
+}  // namespace mimd

@@ -1,0 +1,124 @@
+// Default tuning profiles per device, and JSON overrides.
+#include "mimd/tuning.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "mimd/error.hpp"
+
+namespace mimd {
+
+const char* to_string(SplitCombine c) noexcept {
+  return c == SplitCombine::Atomic ? "atomic" : "two_pass";
+}
+
+namespace {
+int pow2_floor(std::uint64_t x) {
+  int p = 1;
+  while (static_cast<std::uint64_t>(p) * 2 <= x && p < (1 << 30)) p *= 2;
+  return p;
+}
+bool is_gpu_backend(const std::string& backend) {
+  return backend == "Cuda" || backend == "HIP" || backend == "SYCL" ||
+         backend == "Experimental::HIP" || backend == "Experimental::SYCL";
+}
+}  // namespace
+
+TuningProfile default_profile(const Topology& topo, const std::string& backend) {
+  TuningProfile p;
+  const bool gpu = is_gpu_backend(backend);
+  const std::uint64_t l1 = topo.cache_bytes(1) ? topo.cache_bytes(1) : 32 * 1024;
+  const std::uint64_t l2 = topo.cache_bytes(2) ? topo.cache_bytes(2) : 512 * 1024;
+  p.simd_bytes = std::max(8, std::min(topo.simd.build_bytes, topo.simd.cpu_bytes));
+  if (gpu) {
+    // A unit is one team's work: a warp-multiple of nonzeros; shared memory stages
+    // the slice of A, and split rows are combined with (cheap) global atomics.
+    p.spmm_block_nnz = 1024;
+    p.spmm_use_scratch = true;
+    p.spmm_combine = SplitCombine::Atomic;
+    p.spmm_units_per_thread = 1;
+    p.spmm_k_tile = 32;
+    p.simd_bytes = 128;  // 32 lanes of 4 bytes
+  } else {
+    // A unit's slice of A (value + column index per nonzero) should stay within half
+    // of L1 so that the rows of B it gathers keep the rest of L1 and L2.
+    const std::uint64_t per_nnz = sizeof(double) + sizeof(std::int32_t);
+    p.spmm_block_nnz = std::clamp(pow2_floor(l1 / 2 / per_nnz), 128, 4096);
+    p.spmm_use_scratch = false;  // on CPUs, "scratch" is L1 anyway; measured in the bench
+    p.spmm_combine = SplitCombine::TwoPass;
+    p.spmm_units_per_thread = 8;
+    // Tile of k so that the tile of C rows in flight stays in registers/L1.
+    p.spmm_k_tile = std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double)));
+  }
+  std::ostringstream name;
+  name << (gpu ? "gpu-" : "cpu-") << backend << "-" << topo.simd.build_isa << "-l1_" << l1 / 1024
+       << "k-l2_" << l2 / 1024 << "k";
+  p.name = name.str();
+  return p;
+}
+
+std::string TuningProfile::to_json() const {
+  nlohmann::ordered_json j;
+  j["name"] = name;
+  j["spmm_block_nnz"] = spmm_block_nnz;
+  j["spmm_units_per_thread"] = spmm_units_per_thread;
+  j["spmm_use_scratch"] = spmm_use_scratch;
+  j["spmm_combine"] = to_string(spmm_combine);
+  j["simd_bytes"] = simd_bytes;
+  j["spmm_k_tile"] = spmm_k_tile;
+  j["bfs_alpha"] = bfs_alpha;
+  j["bfs_beta"] = bfs_beta;
+  j["bfs_hub_degree"] = bfs_hub_degree;
+  return j.dump(2);
+}
+
+TuningProfile load_profile(const std::string& path, TuningProfile p) {
+  std::ifstream in(path);
+  if (!in) throw IoError(path, "cannot open tuning profile");
+  nlohmann::json j;
+  try {
+    in >> j;
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ParseError(path, 0, ParseErrorKind::NotANumber, std::string("invalid JSON: ") + e.what());
+  }
+  auto get_int = [&](const char* key, int& dst) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_number_integer())
+      throw ParseError(path, 0, ParseErrorKind::NotANumber,
+                       std::string("field '") + key + "' must be an integer", j[key].dump());
+    dst = j[key].get<int>();
+  };
+  if (j.contains("name")) p.name = j["name"].get<std::string>();
+  get_int("spmm_block_nnz", p.spmm_block_nnz);
+  get_int("spmm_units_per_thread", p.spmm_units_per_thread);
+  get_int("simd_bytes", p.simd_bytes);
+  get_int("spmm_k_tile", p.spmm_k_tile);
+  get_int("bfs_alpha", p.bfs_alpha);
+  get_int("bfs_beta", p.bfs_beta);
+  get_int("bfs_hub_degree", p.bfs_hub_degree);
+  if (j.contains("spmm_use_scratch")) {
+    if (!j["spmm_use_scratch"].is_boolean())
+      throw ParseError(path, 0, ParseErrorKind::NotANumber,
+                       "field 'spmm_use_scratch' must be true or false",
+                       j["spmm_use_scratch"].dump());
+    p.spmm_use_scratch = j["spmm_use_scratch"].get<bool>();
+  }
+  if (j.contains("spmm_combine")) {
+    const auto v = j["spmm_combine"].is_string() ? j["spmm_combine"].get<std::string>() : "";
+    if (v == "atomic")
+      p.spmm_combine = SplitCombine::Atomic;
+    else if (v == "two_pass")
+      p.spmm_combine = SplitCombine::TwoPass;
+    else
+      throw ParseError(path, 0, ParseErrorKind::UnsupportedField,
+                       "field 'spmm_combine' must be \"atomic\" or \"two_pass\"",
+                       j["spmm_combine"].dump());
+  }
+  if (p.spmm_block_nnz < 1 || p.bfs_alpha < 1 || p.bfs_beta < 1 || p.spmm_k_tile < 1)
+    throw InvalidArgument(path + ": spmm_block_nnz, spmm_k_tile, bfs_alpha and bfs_beta must be >= 1");
+  return p;
+}
+
+}  // namespace mimd
