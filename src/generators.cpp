@@ -39,9 +39,17 @@ class Rng {
  public:
   Rng(std::uint64_t seed, std::uint64_t stream, std::uint64_t substream = 0)
       : state_(mix64(mix64(seed ^ 0x6a09e667f3bcc909ULL) + stream) ^ mix64(substream + 1)) {}
+  static constexpr std::uint64_t kGamma = 0x9e3779b97f4a7c15ULL;
   std::uint64_t next() {
-    state_ += 0x9e3779b97f4a7c15ULL;
+    state_ += kGamma;
     return mix64(state_);
+  }
+  /// out[0..n) = the next n draws; written without a loop-carried dependency so that the
+  /// compiler vectorises it.
+  void fill(std::uint64_t* out, int n) {
+    const std::uint64_t base = state_;
+    for (int k = 0; k < n; ++k) out[k] = mix64(base + (k + 1) * kGamma);
+    state_ += n * kGamma;
   }
   /// Uniform in [0, 1) with 53 random bits.
   double unit() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
@@ -96,58 +104,98 @@ void exclusive_scan(std::vector<std::int64_t>& a) {
 
 // Builds a CSR pattern from an edge list: each edge (u, v) is stored in row u, and also
 // in row v when `symmetric`; self-loops are dropped when `drop_self_loops`; columns are
-// sorted and duplicates removed. Frees `edges` once scattered.
+// sorted and duplicates removed. Frees `edges` once partitioned.
+//
+// Random scatters over the whole matrix miss the caches on every entry, so the build
+// first partitions the entries into buckets of consecutive rows (streaming writes, one
+// histogram per thread), sized so that a bucket's entries fit in L2; each bucket is then
+// counted, scattered into rows, sorted and deduplicated while it is cache resident.
 HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols,
                                std::unique_ptr<Edge[]> edges, std::int64_t m, bool symmetric,
                                bool drop_self_loops) {
-  std::vector<std::int64_t> offs(static_cast<std::size_t>(nrows) + 1, 0);
-  std::int64_t* const o = offs.data();
-  const Edge* const e = edges.get();
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < m; ++i) {
-    const Edge x = e[i];
-    if (drop_self_loops && x.u == x.v) continue;
-#pragma omp atomic
-    ++o[x.u];
-    if (symmetric) {
-#pragma omp atomic
-      ++o[x.v];
-    }
-  }
-  exclusive_scan(offs);
-  const std::int64_t total = offs[static_cast<std::size_t>(nrows)];
-  std::unique_ptr<std::int32_t[]> cols(new std::int32_t[static_cast<std::size_t>(total)]);
-  std::int32_t* const c = cols.get();
+  constexpr std::int64_t kBucketEntries = std::int64_t{1} << 18;
+  const std::int64_t upper = symmetric ? 2 * m : m;
+  const std::int64_t target = std::clamp<std::int64_t>(upper / kBucketEntries, 1, 4096);
+  int shift = 0;
+  while (((static_cast<std::int64_t>(nrows) - 1) >> shift) + 1 > target) ++shift;
+  const std::int64_t nbuckets =
+      nrows == 0 ? 0 : ((static_cast<std::int64_t>(nrows) - 1) >> shift) + 1;
+
+  // Phase 1: partition the entries (row, col) by bucket = row >> shift.
+  std::vector<std::int64_t> bucket_start(static_cast<std::size_t>(nbuckets) + 1, 0);
+  std::unique_ptr<Edge[]> part(new Edge[static_cast<std::size_t>(upper)]);
   {
-    std::vector<std::int64_t> cursor(offs.begin(), offs.end() - 1);
-    std::int64_t* const cur = cursor.data();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < m; ++i) {
-      const Edge x = e[i];
-      if (drop_self_loops && x.u == x.v) continue;
-      std::int64_t p;
-#pragma omp atomic capture
-      p = cur[x.u]++;
-      c[p] = x.v;
-      if (symmetric) {
-#pragma omp atomic capture
-        p = cur[x.v]++;
-        c[p] = x.u;
+    std::vector<std::int64_t> pos;
+    const Edge* const e = edges.get();
+    Edge* const out = part.get();
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+#pragma omp single
+      pos.assign(static_cast<std::size_t>(nt * nbuckets), 0);
+      std::int64_t* const mine = pos.data() + t * nbuckets;
+      const std::int64_t first = m * t / nt, last = m * (t + 1) / nt;
+      for (std::int64_t i = first; i < last; ++i) {
+        const Edge x = e[i];
+        if (drop_self_loops && x.u == x.v) continue;
+        ++mine[x.u >> shift];
+        if (symmetric) ++mine[x.v >> shift];
+      }
+#pragma omp barrier
+#pragma omp single
+      {
+        std::int64_t sum = 0;
+        for (std::int64_t b = 0; b < nbuckets; ++b) {
+          bucket_start[b] = sum;
+          for (int s = 0; s < nt; ++s) {
+            const auto c = pos[s * nbuckets + b];
+            pos[s * nbuckets + b] = sum;
+            sum += c;
+          }
+        }
+        bucket_start[nbuckets] = sum;
+      }
+      for (std::int64_t i = first; i < last; ++i) {
+        const Edge x = e[i];
+        if (drop_self_loops && x.u == x.v) continue;
+        out[mine[x.u >> shift]++] = x;
+        if (symmetric) out[mine[x.v >> shift]++] = Edge{x.v, x.u};
       }
     }
   }
   edges.reset();
 
-  // Sort and deduplicate each row; the new lengths go to `len`.
+  // Phase 2: inside each bucket, rows by counting sort, then sort and deduplicate each
+  // row. offs[r] = start of row r in `cols`, len[r] = its length after deduplication.
+  const std::int64_t total = bucket_start[nbuckets];
+  std::unique_ptr<std::int32_t[]> cols(new std::int32_t[static_cast<std::size_t>(total)]);
+  std::vector<std::int64_t> offs(static_cast<std::size_t>(nrows) + 1, 0);
   std::vector<std::int64_t> len(static_cast<std::size_t>(nrows) + 1, 0);
+  std::int32_t* const c = cols.get();
+  std::int64_t* const o = offs.data();
   std::int64_t* const l = len.data();
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int32_t r = 0; r < nrows; ++r) {
-    std::int32_t* const b = c + o[r];
-    std::int32_t* const end = c + o[r + 1];
-    std::sort(b, end);
-    l[r] = std::unique(b, end) - b;
+  const Edge* const pe = part.get();
+#pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t b = 0; b < nbuckets; ++b) {
+    const std::int64_t r0 = b << shift;
+    const std::int64_t r1 = std::min<std::int64_t>(nrows, (b + 1) << shift);
+    const std::int64_t begin = bucket_start[b], end = bucket_start[b + 1];
+    for (std::int64_t i = begin; i < end; ++i) ++l[pe[i].u];
+    std::int64_t sum = begin;
+    for (std::int64_t r = r0; r < r1; ++r) {
+      o[r] = sum;
+      sum += l[r];
+      l[r] = o[r];  // reused as the scatter cursor
+    }
+    for (std::int64_t i = begin; i < end; ++i) c[l[pe[i].u]++] = pe[i].v;
+    for (std::int64_t r = r0; r < r1; ++r) {
+      std::int32_t* const rb = c + o[r];
+      std::int32_t* const re = c + l[r];
+      std::sort(rb, re);
+      l[r] = std::unique(rb, re) - rb;
+    }
   }
+  part.reset();
   exclusive_scan(len);
 
   HostPattern p;
@@ -343,20 +391,26 @@ HostPattern kronecker(int scale, int edge_factor, std::uint64_t seed) {
   constexpr std::uint32_t kA = 37356, kAB = 49807, kABC = 62259;
   const VertexScrambler scramble(scale, seed);
   auto edges = generate_edges(m, seed, [=](Rng& rng, std::int64_t count, Edge* out) {
-    for (std::int64_t i = 0; i < count; ++i) {
-      std::uint32_t u = 0, v = 0;
-      std::uint64_t bits = 0;
+    // kLanes edges advance level by level together so that the compiler vectorises
+    // across edges (the levels of one edge form a dependency chain).
+    constexpr int kLanes = 16;
+    for (std::int64_t i = 0; i < count; i += kLanes) {
+      std::uint64_t bits[kLanes] = {};
+      std::uint32_t u[kLanes] = {}, v[kLanes] = {};
       for (int level = 0; level < scale; ++level) {
-        if ((level & 3) == 0) bits = rng.next();
-        const auto r = static_cast<std::uint32_t>(bits & 0xffff);
-        bits >>= 16;
-        // Quadrants A (0,0), B (0,1), C (1,0), D (1,1), without branches.
-        const std::uint32_t ubit = r >= kAB;
-        const std::uint32_t vbit = (r >= kA) ^ (r >= kAB) ^ (r >= kABC);
-        u = (u << 1) | ubit;
-        v = (v << 1) | vbit;
+        if ((level & 3) == 0) rng.fill(bits, kLanes);
+        for (int k = 0; k < kLanes; ++k) {
+          const auto r = static_cast<std::uint32_t>(bits[k] & 0xffff);
+          bits[k] >>= 16;
+          // Quadrants A (0,0), B (0,1), C (1,0), D (1,1), without branches.
+          const std::uint32_t ubit = r >= kAB;
+          const std::uint32_t vbit = (r >= kA) ^ (r >= kAB) ^ (r >= kABC);
+          u[k] = (u[k] << 1) | ubit;
+          v[k] = (v[k] << 1) | vbit;
+        }
       }
-      out[i] = Edge{scramble(u), scramble(v)};
+      const int lanes = static_cast<int>(std::min<std::int64_t>(kLanes, count - i));
+      for (int k = 0; k < lanes; ++k) out[i + k] = Edge{scramble(u[k]), scramble(v[k])};
     }
   });
   return pattern_from_edges(n, n, std::move(edges), m, true, true);
