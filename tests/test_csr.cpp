@@ -156,9 +156,9 @@ TEST(Csr, WrapDoesNotCopy) {
   EXPECT_EQ(a.values.data(), v.data());
   a.values(2) = 7;
   EXPECT_DOUBLE_EQ(v[2], 7.0);
-  EXPECT_THROW((mimd::wrap_csr<double, std::int32_t, std::int64_t>(2, 2, nullptr, ci.data(),
-                                                                   v.data())),
-               mimd::InvalidArgument);
+  EXPECT_THROW(
+      (mimd::wrap_csr<double, std::int32_t, std::int64_t>(2, 2, nullptr, ci.data(), v.data())),
+      mimd::InvalidArgument);
 }
 
 TEST(Csr, RowStats) {

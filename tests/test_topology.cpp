@@ -2,14 +2,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <Kokkos_Core.hpp>
-#include <algorithm>
 
 #include "mimd/context.hpp"
 #include "mimd/error.hpp"
+#include "mimd/memory.hpp"
 #include "support/test_context.hpp"
 
 namespace {
@@ -139,6 +140,27 @@ TEST(Tuning, JsonOverridesAndRejectsBadValues) {
   }
   EXPECT_THROW(mimd::load_profile(path + ".missing", base), mimd::IoError);
   std::remove(path.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Memory, FirstTouchZeroesAndPlacesOnAKnownNode) {
+  const auto& ctx = mimd::testing::context();
+  const std::size_t n = 1 << 20;
+  auto v = mimd::allocate<double>(ctx, "ft", n);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += h(i);
+  EXPECT_EQ(sum, 0.0);
+  const int node = mimd::numa_node_of(v.data());
+  EXPECT_GE(node, 0) << "hwloc could not locate a touched page";
+  bool known = false;
+  for (const auto& nn : ctx.topology().numa) known |= nn.os_index == node;
+  EXPECT_TRUE(known) << "page on node " << node << " which the topology does not list";
+  auto s = mimd::allocate<int>(ctx, "serial", 1000, mimd::Placement::Serial);
+  EXPECT_EQ(s.extent(0), 1000u);
 }
 
 }  // namespace
