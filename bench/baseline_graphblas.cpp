@@ -49,15 +49,16 @@ GrB_Matrix pack_csr(GrB_Type type, std::int64_t nrows, std::int64_t ncols,
   GrB_Matrix a = nullptr;
   GRB_CHECK(GrB_Matrix_new(&a, type, nrows, ncols));
   auto* ap = static_cast<GrB_Index*>(std::malloc((nrows + 1) * sizeof(GrB_Index)));
-  auto* aj = static_cast<GrB_Index*>(std::malloc(std::max<std::int64_t>(nnz, 1) * sizeof(GrB_Index)));
+  auto* aj =
+      static_cast<GrB_Index*>(std::malloc(std::max<std::int64_t>(nnz, 1) * sizeof(GrB_Index)));
   if (!ap || !aj) throw RuntimeFailure("GraphBLAS baseline: out of memory");
   for (std::int64_t i = 0; i <= nrows; ++i) ap[i] = static_cast<GrB_Index>(row_map[i]);
   for (std::int64_t p = 0; p < nnz; ++p) aj[p] = static_cast<GrB_Index>(entries[p]);
   const std::size_t xbytes = iso ? value_bytes : value_bytes * static_cast<std::size_t>(nnz);
   void* ax = malloc_copy(static_cast<const char*>(values), xbytes);
   GRB_CHECK(GxB_Matrix_pack_CSR(a, &ap, &aj, &ax, (nrows + 1) * sizeof(GrB_Index),
-                          std::max<std::int64_t>(nnz, 1) * sizeof(GrB_Index),
-                          std::max<std::size_t>(xbytes, 1), iso, false, nullptr));
+                                std::max<std::int64_t>(nnz, 1) * sizeof(GrB_Index),
+                                std::max<std::size_t>(xbytes, 1), iso, false, nullptr));
   return a;
 }
 
@@ -89,19 +90,19 @@ class GraphBlasMxm final : public SpmmImpl<Scalar> {
  public:
   explicit GraphBlasMxm(const SpmmProblem<Scalar>& p) : m_(p.a->nrows), k_(p.k) {
     const auto& a = *p.a;
-    a_ = pack_csr(T::type(), a.nrows, a.ncols, a.row_map.data(), a.entries.data(),
-                  a.values.data(), sizeof(Scalar), false);
+    a_ = pack_csr(T::type(), a.nrows, a.ncols, a.row_map.data(), a.entries.data(), a.values.data(),
+                  sizeof(Scalar), false);
     const std::size_t bn = static_cast<std::size_t>(a.ncols) * k_;
     const std::size_t cn = static_cast<std::size_t>(a.nrows) * k_;
     GRB_CHECK(GrB_Matrix_new(&b_, T::type(), a.ncols, k_));
     void* bx = malloc_copy(p.b->data(), bn);
     GRB_CHECK(GxB_Matrix_pack_FullR(b_, &bx, std::max<std::size_t>(bn, 1) * sizeof(Scalar), false,
-                              nullptr));
+                                    nullptr));
     GRB_CHECK(GrB_Matrix_new(&c_, T::type(), a.nrows, k_));
     void* cx = std::calloc(std::max<std::size_t>(cn, 1), sizeof(Scalar));
     if (!cx) throw RuntimeFailure("GraphBLAS baseline: out of memory");
     GRB_CHECK(GxB_Matrix_pack_FullR(c_, &cx, std::max<std::size_t>(cn, 1) * sizeof(Scalar), false,
-                              nullptr));
+                                    nullptr));
   }
   ~GraphBlasMxm() override {
     GrB_Matrix_free(&a_);
@@ -194,7 +195,7 @@ class GraphBlasBfs final : public BfsImpl {
             GRB_CHECK(GrB_Vector_assign(w, q, nullptr, degree_, GrB_ALL, n, GrB_DESC_RS));
             std::int64_t edges_in_frontier = 0;
             GRB_CHECK(GrB_Vector_reduce_INT64(&edges_in_frontier, nullptr, GrB_PLUS_MONOID_INT64, w,
-                                        nullptr));
+                                              nullptr));
             edges_unexplored -= edges_in_frontier;
             switch_to_pull = growing && edges_in_frontier > edges_unexplored / alpha;
           }
@@ -252,7 +253,9 @@ std::string graphblas_init(int threads) {
   return std::to_string(v[0]) + "." + std::to_string(v[1]) + "." + std::to_string(v[2]);
 }
 
-void graphblas_finalize() { GrB_finalize(); }
+void graphblas_finalize() {
+  GrB_finalize();
+}
 
 template <class Scalar>
 SpmmFactory<Scalar> graphblas_mxm_factory() {
@@ -264,8 +267,7 @@ template SpmmFactory<float> graphblas_mxm_factory<float>();
 template SpmmFactory<double> graphblas_mxm_factory<double>();
 
 BfsFactory graphblas_bfs_factory() {
-  return {"graphblas_bfs", true,
-          [](const BfsGraph& g) -> std::unique_ptr<BfsImpl> {
+  return {"graphblas_bfs", true, [](const BfsGraph& g) -> std::unique_ptr<BfsImpl> {
             return std::make_unique<GraphBlasBfs>(g);
           }};
 }

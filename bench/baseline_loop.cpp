@@ -11,8 +11,8 @@ namespace mimd::bench {
 namespace {
 
 template <class Scalar, int K>
-void loop_fixed_k(std::int64_t m, const std::int64_t* rp, const std::int32_t* ci,
-                  const Scalar* v, const Scalar* b, Scalar* c) {
+void loop_fixed_k(std::int64_t m, const std::int64_t* rp, const std::int32_t* ci, const Scalar* v,
+                  const Scalar* b, Scalar* c) {
 #pragma omp parallel for schedule(dynamic, 64)
   for (std::int64_t i = 0; i < m; ++i) {
     Scalar acc[K] = {};
@@ -59,11 +59,21 @@ class PlainLoop final : public SpmmImpl<Scalar> {
     const Scalar* b = b_.data();
     Scalar* c = c_.data();
     switch (k_) {
-      case 1: loop_fixed_k<Scalar, 1>(m, rp, ci, v, b, c); break;
-      case 8: loop_fixed_k<Scalar, 8>(m, rp, ci, v, b, c); break;
-      case 32: loop_fixed_k<Scalar, 32>(m, rp, ci, v, b, c); break;
-      case 128: loop_fixed_k<Scalar, 128>(m, rp, ci, v, b, c); break;
-      default: loop_runtime_k<Scalar>(m, k_, rp, ci, v, b, c); break;
+      case 1:
+        loop_fixed_k<Scalar, 1>(m, rp, ci, v, b, c);
+        break;
+      case 8:
+        loop_fixed_k<Scalar, 8>(m, rp, ci, v, b, c);
+        break;
+      case 32:
+        loop_fixed_k<Scalar, 32>(m, rp, ci, v, b, c);
+        break;
+      case 128:
+        loop_fixed_k<Scalar, 128>(m, rp, ci, v, b, c);
+        break;
+      default:
+        loop_runtime_k<Scalar>(m, k_, rp, ci, v, b, c);
+        break;
     }
   }
 

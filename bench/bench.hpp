@@ -27,7 +27,7 @@ namespace mimd::bench {
 
 struct TimingPolicy {
   int min_reps = 10;
-  double min_seconds = 0.3;   ///< total timed seconds per measurement
+  double min_seconds = 0.3;  ///< total timed seconds per measurement
   double warmup_seconds = 0.02;
   int max_reps = 100000;
 };
@@ -55,15 +55,15 @@ struct Record {
   std::int64_t rows = 0, cols = 0, nnz = 0;
   double mean_row = 0;
   std::int64_t max_row = 0;
-  int k = 0;               ///< SpMM columns of B; 0 for bfs
+  int k = 0;  ///< SpMM columns of B; 0 for bfs
   int threads = 0;
-  Timing time;             ///< median/min/max seconds per call (bfs: per source)
-  double gflops = 0;       ///< SpMM: 2 nnz k / median
-  double gteps = 0;        ///< BFS: edges / mean time per source (harmonic-mean TEPS)
-  double gbps = 0;         ///< SpMM effective bandwidth, see spmm_bytes()
-  double pct_triad = 0;    ///< gbps / STREAM triad
+  Timing time;           ///< median/min/max seconds per call (bfs: per source)
+  double gflops = 0;     ///< SpMM: 2 nnz k / median
+  double gteps = 0;      ///< BFS: edges / mean time per source (harmonic-mean TEPS)
+  double gbps = 0;       ///< SpMM effective bandwidth, see spmm_bytes()
+  double pct_triad = 0;  ///< gbps / STREAM triad
   bool verified = false;
-  std::string note;        ///< why a measurement was skipped or failed, or plan details
+  std::string note;  ///< why a measurement was skipped or failed, or plan details
 };
 
 /// SpMM traffic model, in bytes, for one C = A*B with A m x n (nnz entries), B n x k,
@@ -89,12 +89,12 @@ StreamResult run_stream(std::int64_t elements, int threads, int reps);
 // ---- inputs ------------------------------------------------------------------------------
 
 struct Input {
-  std::string name;   ///< what the user typed or the dataset's short name
-  std::string path;   ///< resolved file, empty for generated inputs
-  std::string spec;   ///< generator spec, empty for files
+  std::string name;  ///< what the user typed or the dataset's short name
+  std::string path;  ///< resolved file, empty for generated inputs
+  std::string spec;  ///< generator spec, empty for files
   bool real = false;
-  bool spmm = false;  ///< run SpMM on it
-  bool bfs = false;   ///< run BFS on it
+  bool spmm = false;    ///< run SpMM on it
+  bool bfs = false;     ///< run BFS on it
   std::vector<int> ks;  ///< SpMM k values for this input (empty: the run's list)
 };
 
@@ -171,10 +171,10 @@ struct RunOptions {
   bool run_float = false;
   std::vector<std::string> spmm_algorithms;  ///< mimd algorithm names
   std::vector<std::string> bfs_algorithms;
-  std::vector<std::string> baselines;        ///< names of the baselines to run
+  std::vector<std::string> baselines;  ///< names of the baselines to run
   int sources = 64;
   std::uint64_t seed = 20261130;
-  int max_validated_sources = 64;            ///< BFS: sources validated per implementation
+  int max_validated_sources = 64;  ///< BFS: sources validated per implementation
   TimingPolicy timing;
   int threads = 0;
   double triad_gbps = 0;

@@ -112,9 +112,9 @@ std::vector<Record> bench_bfs(const ExecutionContext& ctx, const Input& input,
   const auto sources = pick_sources(sym, options.sources, options.seed);
   const double teps_edges = static_cast<double>(graph.num_teps_edges());
   // validate_bfs is O(edges): check every source on small graphs, a prefix on big ones.
-  const int validated = std::min<int>(
-      {options.max_validated_sources, static_cast<int>(sources.size()),
-       std::max<int>(4, static_cast<int>(4e8 / std::max<double>(1.0, sym.nnz())))});
+  const int validated =
+      std::min<int>({options.max_validated_sources, static_cast<int>(sources.size()),
+                     std::max<int>(4, static_cast<int>(4e8 / std::max<double>(1.0, sym.nnz())))});
 
   for (const auto& f : impls) {
     progress.step("bfs " + input.name + " " + f.name);
@@ -141,8 +141,8 @@ std::vector<Record> bench_bfs(const ExecutionContext& ctx, const Input& input,
           const BfsValidation v = validate_bfs(graph, sources[s], impl->parents(), {});
           if (!v.ok) {
             r.verified = false;
-            r.note = "verification failed from source " + std::to_string(sources[s]) + ": " +
-                     v.message;
+            r.note =
+                "verification failed from source " + std::to_string(sources[s]) + ": " + v.message;
             break;
           }
         }

@@ -8,9 +8,9 @@
 //
 // Exit status: 0 when every measurement verified, 1 when one failed verification or an
 // explicitly named input could not be loaded, 2 for usage errors, 3 for other errors.
-#include <CLI/CLI.hpp>
 #include <omp.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -36,7 +36,9 @@ struct Suite {
   std::vector<mb::Input> inputs;
 };
 
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& p) {
+  return s.rfind(p, 0) == 0;
+}
 
 // Graph kinds of the manifest that BFS runs on besides the SNAP edge lists.
 bool is_graph_kind(const mimd::ManifestEntry& e) {
@@ -50,8 +52,9 @@ bool is_graph_kind(const mimd::ManifestEntry& e) {
 void add_datasets(Suite& suite, const std::vector<std::string>& only) {
   const std::string dir = mimd::shared_dataset_dir();
   if (dir.empty()) {
-    std::fprintf(stderr, "mimd-bench: warning: no dataset folder with a MANIFEST.tsv found "
-                         "(set MIMD_DATASETS); running generated inputs only\n");
+    std::fprintf(stderr,
+                 "mimd-bench: warning: no dataset folder with a MANIFEST.tsv found "
+                 "(set MIMD_DATASETS); running generated inputs only\n");
     return;
   }
   for (const auto& e : mimd::read_manifest(dir)) {
@@ -137,8 +140,9 @@ std::vector<std::string> kokkos_devices() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"mimd-bench: SpMM and BFS of mimd-kernels against Kokkos Kernels, "
-               "SuiteSparse:GraphBLAS and a plain OpenMP loop"};
+  CLI::App app{
+      "mimd-bench: SpMM and BFS of mimd-kernels against Kokkos Kernels, "
+      "SuiteSparse:GraphBLAS and a plain OpenMP loop"};
   std::vector<std::string> inputs;
   bool quick = false, smoke = false, with_float = false, list_only = false;
   std::vector<std::string> kernels{"spmm", "bfs"};
@@ -259,8 +263,8 @@ int main(int argc, char** argv) {
       suite.inputs.push_back(generated("stencil2d:40", true, false));
       suite.inputs.push_back(generated("kron:10", false, true));
     } else if (quick) {
-      add_datasets(suite, {"bcsstk13", "bcsstk33", "rajat01", "crack", "Pd", "CA-GrQc",
-                           "Wiki-Vote", "as20000102"});
+      add_datasets(suite, {"bcsstk13", "bcsstk33", "rajat01", "crack", "Pd", "CA-GrQc", "Wiki-Vote",
+                           "as20000102"});
       suite.inputs.push_back(generated("powerlaw:300000:16", true, false, {1, 8}));
       suite.inputs.push_back(generated("kron:16", false, true));
     } else {
@@ -288,16 +292,16 @@ int main(int argc, char** argv) {
     opt.triad_gbps = stream.triad_gbps;
     const std::string git = git_revision();
     std::printf("mimd-bench  git %s  %s  Kokkos %s (%s)  %s\n", git.c_str(), utc_now().c_str(),
-                ctx.kokkos_version().c_str(), ctx.backend().c_str(),
-                ctx.binding_summary().c_str());
+                ctx.kokkos_version().c_str(), ctx.backend().c_str(), ctx.binding_summary().c_str());
     std::printf("%s", ctx.topology().to_text().c_str());
     std::printf("STREAM (%d threads, 3 x %lld doubles): copy %.1f GB/s, triad %.1f GB/s\n",
                 stream.threads, static_cast<long long>(stream.elements), stream.copy_gbps,
                 stream.triad_gbps);
-    std::printf("Timing: median of >= %d reps and >= %.2f s per measurement after warm-up; "
-                "BFS: %d sources, seed %llu\n\n",
-                opt.timing.min_reps, opt.timing.min_seconds, opt.sources,
-                static_cast<unsigned long long>(opt.seed));
+    std::printf(
+        "Timing: median of >= %d reps and >= %.2f s per measurement after warm-up; "
+        "BFS: %d sources, seed %llu\n\n",
+        opt.timing.min_reps, opt.timing.min_seconds, opt.sources,
+        static_cast<unsigned long long>(opt.seed));
 
     nlohmann::json context;
     context["program"] = "mimd-bench";
@@ -360,6 +364,7 @@ int main(int argc, char** argv) {
         if (in.spec.empty()) {
           mimd::ReadOptions ro;
           ro.progress = false;
+          ro.use_cache = true;  // parse each file once (binary CSR cache, see io.hpp)
           a = mimd::read_matrix<double>(in.path, ro);
         } else {
           a = mimd::generate(in.spec);

@@ -22,9 +22,13 @@ const Column kSpeedupColumns[] = {{"omp_loop", "xloop"},
                                   {"graphblas", "xGrB"},
                                   {"graphblas_bfs", "xGrB"}};
 
-bool timed(const Record& r) { return r.verified && r.time.median > 0; }
+bool timed(const Record& r) {
+  return r.verified && r.time.median > 0;
+}
 
-double rate(const Record& r) { return r.kernel == "bfs" ? r.gteps : r.gflops; }
+double rate(const Record& r) {
+  return r.kernel == "bfs" ? r.gteps : r.gflops;
+}
 
 std::string shorten(const std::string& s, std::size_t n) {
   return s.size() <= n ? s : s.substr(0, n - 1) + "~";
@@ -37,7 +41,9 @@ std::string fmt(const char* f, double v) {
 }
 
 // Time in ms with 4 significant digits.
-std::string ms(double s) { return fmt("%.4g", s * 1e3); }
+std::string ms(double s) {
+  return fmt("%.4g", s * 1e3);
+}
 
 }  // namespace
 
@@ -47,9 +53,10 @@ double speedup(const Record& r, const Record& b) {
 }
 
 void print_table_header() {
-  std::printf("%-20s %9s %10s %6s %6s %-5s %-20s %4s %-6s %10s %21s %9s %7s %6s %6s %6s %6s %6s %s\n",
-              "input", "rows", "nnz", "mean", "max", "kern", "impl", "k", "prec", "median_ms",
-              "min-max_ms", "GFLOP/s", "GB/s", "%triad", "xloop", "xKK-R", "xKK-L", "xGrB", "check");
+  std::printf(
+      "%-20s %9s %10s %6s %6s %-5s %-20s %4s %-6s %10s %21s %9s %7s %6s %6s %6s %6s %6s %s\n",
+      "input", "rows", "nnz", "mean", "max", "kern", "impl", "k", "prec", "median_ms", "min-max_ms",
+      "GFLOP/s", "GB/s", "%triad", "xloop", "xKK-R", "xKK-L", "xGrB", "check");
   std::fflush(stdout);
 }
 
@@ -71,9 +78,9 @@ void print_group(const std::vector<Record>& group) {
     std::printf(
         "%-20s %9lld %10lld %6.1f %6lld %-5s %-20s %4d %-6s %10s %21s %9s %7s %6s %6s %6s %6s %6s "
         "%s\n",
-        shorten(r.input, 20).c_str(), static_cast<long long>(r.rows),
-        static_cast<long long>(r.nnz), r.mean_row, static_cast<long long>(r.max_row),
-        r.kernel.c_str(), shorten(r.impl, 20).c_str(), r.k, r.scalar.substr(0, 6).c_str(),
+        shorten(r.input, 20).c_str(), static_cast<long long>(r.rows), static_cast<long long>(r.nnz),
+        r.mean_row, static_cast<long long>(r.max_row), r.kernel.c_str(),
+        shorten(r.impl, 20).c_str(), r.k, r.scalar.substr(0, 6).c_str(),
         timed(r) ? ms(r.time.median).c_str() : "-", range.c_str(),
         timed(r) ? fmt(r.kernel == "bfs" ? "%.4f" : "%.2f", rate(r)).c_str() : "-",
         timed(r) && r.kernel == "spmm" ? fmt("%.1f", r.gbps).c_str() : "",
@@ -188,8 +195,12 @@ nlohmann::json print_summary(const std::vector<Record>& records, double triad_gb
                                   verdict(g, target))
                                      .c_str()
                                : "");
-        nlohmann::json j = {{"metric", "spmm_geomean_speedup"}, {"impl", mine}, {"baseline", base},
-                            {"k", k}, {"value", g}, {"matrices", n}};
+        nlohmann::json j = {{"metric", "spmm_geomean_speedup"},
+                            {"impl", mine},
+                            {"baseline", base},
+                            {"k", k},
+                            {"value", g},
+                            {"matrices", n}};
         if (has_target) {
           j["target"] = target;
           j["pass"] = g >= target;
@@ -211,11 +222,15 @@ nlohmann::json print_summary(const std::vector<Record>& records, double triad_gb
                   triad_gbps);
       any_bw = true;
     }
-    std::printf("  spmm k=%-4d %-5s %-24s %6.1f GB/s = %5.1f%% of triad  target >= 70%%  %s\n",
-                r.k, r.impl.c_str(), shorten(r.input, 24).c_str(), r.gbps, r.pct_triad,
+    std::printf("  spmm k=%-4d %-5s %-24s %6.1f GB/s = %5.1f%% of triad  target >= 70%%  %s\n", r.k,
+                r.impl.c_str(), shorten(r.input, 24).c_str(), r.gbps, r.pct_triad,
                 verdict(r.pct_triad, 70.0));
-    out.push_back({{"metric", "spmm_pct_triad"}, {"impl", r.impl}, {"input", r.input},
-                   {"k", r.k}, {"value", r.pct_triad}, {"target", 70.0},
+    out.push_back({{"metric", "spmm_pct_triad"},
+                   {"impl", r.impl},
+                   {"input", r.input},
+                   {"k", r.k},
+                   {"value", r.pct_triad},
+                   {"target", 70.0},
                    {"pass", r.pct_triad >= 70.0}});
   }
 
@@ -232,8 +247,13 @@ nlohmann::json print_summary(const std::vector<Record>& records, double triad_gb
     const double s = speedup(r, *b);
     std::printf("  bfs %-26s %8.4f GTEPS vs %8.4f  %6.2fx  target >= 2x  %s\n",
                 shorten(r.input, 26).c_str(), r.gteps, b->gteps, s, verdict(s, 2.0));
-    out.push_back({{"metric", "bfs_speedup"}, {"impl", r.impl}, {"baseline", b->impl},
-                   {"input", r.input}, {"value", s}, {"target", 2.0}, {"pass", s >= 2.0}});
+    out.push_back({{"metric", "bfs_speedup"},
+                   {"impl", r.impl},
+                   {"baseline", b->impl},
+                   {"input", r.input},
+                   {"value", s},
+                   {"target", 2.0},
+                   {"pass", s >= 2.0}});
   }
 
   int failures = 0;

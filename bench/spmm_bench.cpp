@@ -50,11 +50,12 @@ class MimdSpmm final : public SpmmImpl<Scalar> {
   MimdSpmm(const ExecutionContext& ctx, const Csr<Scalar>& a, const std::vector<Scalar>& b, int k,
            SpmmAlgorithm algorithm)
       : a_(a),
-        plan_(ctx, a, k, [&] {
-          SpmmOptions o;
-          o.algorithm = algorithm;
-          return o;
-        }()),
+        plan_(ctx, a, k,
+              [&] {
+                SpmmOptions o;
+                o.algorithm = algorithm;
+                return o;
+              }()),
         b_("B", a.ncols, k),
         c_("C", a.nrows, k) {
     auto hb = Kokkos::create_mirror_view(b_);
@@ -155,11 +156,11 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
   std::vector<SpmmFactory<Scalar>> impls;
   for (const auto& name : options.spmm_algorithms) {
     const SpmmAlgorithm alg = spmm_algorithm_from_string(name);
-    impls.push_back({name, false,
-                     [&ctx, &a_dev, alg](const SpmmProblem<Scalar>& p)
-                         -> std::unique_ptr<SpmmImpl<Scalar>> {
-                       return std::make_unique<MimdSpmm<Scalar>>(ctx, a_dev, *p.b, p.k, alg);
-                     }});
+    impls.push_back(
+        {name, false,
+         [&ctx, &a_dev, alg](const SpmmProblem<Scalar>& p) -> std::unique_ptr<SpmmImpl<Scalar>> {
+           return std::make_unique<MimdSpmm<Scalar>>(ctx, a_dev, *p.b, p.k, alg);
+         }});
   }
   for (auto& f : baseline_factories<Scalar>(options)) impls.push_back(f);
 
