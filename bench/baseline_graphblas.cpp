@@ -17,7 +17,7 @@ extern "C" {
 #include <cstring>
 #include <type_traits>
 
-#include "bench.hpp"
+#include "impls.hpp"
 #include "mimd/error.hpp"
 
 namespace mimd::bench {

@@ -8,7 +8,7 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
 
-#include "bench.hpp"
+#include "impls.hpp"
 
 namespace mimd::bench {
 

@@ -4,7 +4,7 @@
 // k values the benchmark uses (1, 8, 32, 128), a run-time one otherwise.
 #include <omp.h>
 
-#include "bench.hpp"
+#include "impls.hpp"
 
 namespace mimd::bench {
 

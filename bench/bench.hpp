@@ -2,12 +2,13 @@
 //
 // Every measurement follows the same protocol: the implementation is prepared (not
 // timed), run once and its result checked against mimd's reference (not timed), then
-// warmed up and timed rep by rep, each rep ending with Kokkos::fence(). The reps come
-// in `rounds` rounds of at least `min_reps` reps and min_seconds / rounds seconds each;
-// the round with the lowest median is reported (median, min, max of that round). On a
-// machine shared with other jobs a descheduled thread stalls a whole parallel region
-// for a time slice; a round hit by such foreign load is discarded this way instead of
-// being averaged in (../shared/BASELINES.md: "repeat or discard disturbed runs").
+// warmed up and timed rep by rep, each rep ending with Kokkos::fence(). Reps come in
+// rounds of at least `min_reps` reps and `min_seconds`; a round whose median exceeds
+// its minimum by more than `clean_ratio` counts as disturbed and another round is run,
+// up to `rounds`; the round with the lowest median is reported (its median, min, max).
+// On a machine shared with other jobs a descheduled thread stalls a whole parallel
+// region for a time slice; rounds hit by such foreign load are discarded this way
+// instead of being averaged in (../shared/BASELINES.md: repeat or discard them).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -21,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "impls.hpp"
 #include "mimd/bfs.hpp"
 #include "mimd/context.hpp"
 #include "mimd/csr.hpp"
@@ -33,8 +35,9 @@ struct TimingPolicy {
   int min_reps = 10;
   double min_seconds = 0.3;  ///< total timed seconds per measurement
   double warmup_seconds = 0.02;
-  int max_reps = 100000;  ///< per round
-  int rounds = 3;
+  int max_reps = 100000;      ///< per round
+  int rounds = 3;             ///< at most
+  double clean_ratio = 1.25;  ///< a round with median <= clean_ratio * min is final
 };
 
 struct Timing {
@@ -103,71 +106,6 @@ struct Input {
   bool bfs = false;     ///< run BFS on it
   std::vector<int> ks;  ///< SpMM k values for this input (empty: the run's list)
 };
-
-// ---- implementations --------------------------------------------------------------------
-
-/// One SpMM implementation prepared for one problem. `run` computes C = A*B (or
-/// C += A*B on a C that was zero before the first run: the first run's result is the
-/// one verified) and fences. `result` copies C out row-major (m x k).
-template <class Scalar>
-class SpmmImpl {
- public:
-  virtual ~SpmmImpl() = default;
-  virtual void run() = 0;
-  virtual void result(std::vector<Scalar>& c) const = 0;
-};
-
-/// The problem every SpMM implementation gets: a host CSR and B row-major (n x k).
-template <class Scalar>
-struct SpmmProblem {
-  const HostCsr<Scalar>* a = nullptr;
-  int k = 1;
-  const std::vector<Scalar>* b = nullptr;
-};
-
-template <class Scalar>
-struct SpmmFactory {
-  std::string name;
-  bool baseline = true;
-  std::function<std::unique_ptr<SpmmImpl<Scalar>>(const SpmmProblem<Scalar>&)> make;
-};
-
-/// A BFS implementation prepared for one graph: `run` searches from `source` (and
-/// fences); `parents` returns the last search's parent array (-1 unreached).
-class BfsImpl {
- public:
-  virtual ~BfsImpl() = default;
-  virtual void run(std::int32_t source) = 0;
-  virtual std::vector<std::int32_t> parents() const = 0;
-};
-
-struct BfsFactory {
-  std::string name;
-  bool baseline = true;
-  std::function<std::unique_ptr<BfsImpl>(const BfsGraph&)> make;
-};
-
-/// The plain OpenMP CSR loop (always available).
-template <class Scalar>
-SpmmFactory<Scalar> plain_loop_factory();
-
-#ifdef MIMD_HAVE_KOKKOSKERNELS
-/// KokkosSparse::spmv with rank-2 Views, LayoutRight or LayoutLeft.
-template <class Scalar>
-SpmmFactory<Scalar> kokkos_kernels_factory(bool layout_right);
-std::string kokkos_kernels_version();
-#endif
-
-#ifdef MIMD_HAVE_GRAPHBLAS
-/// Initialises GraphBLAS (once) with `threads` threads; returns its version string.
-std::string graphblas_init(int threads);
-void graphblas_finalize();
-/// GrB_mxm C += A*B, plus-times, A packed CSR, B and C full by rows.
-template <class Scalar>
-SpmmFactory<Scalar> graphblas_mxm_factory();
-/// LAGraph-style push/pull BFS (parents) on the graph's symmetric structure.
-BfsFactory graphblas_bfs_factory();
-#endif
 
 // ---- running ------------------------------------------------------------------------------
 

@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "worker threads (default: one per core)");
   app.add_option("--sources", sources, "BFS sources per graph")->check(CLI::PositiveNumber);
   app.add_option("--seed", seed, "seed of the BFS source choice");
-  app.add_option("--min-time", min_seconds, "timed seconds per measurement (at least)");
+  app.add_option("--min-time", min_seconds, "timed seconds per round (at least)");
   app.add_option("--min-reps", min_reps, "timed repetitions per round (at least)")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--rounds", rounds, "rounds per measurement (BFS: sweeps over the sources)")
@@ -234,13 +234,13 @@ int main(int argc, char** argv) {
     const bool want_bfs = std::find(kernels.begin(), kernels.end(), "bfs") != kernels.end();
 
     if (smoke) {
-      opt.timing = {10, 0.0, 0.0, 10, 1};
+      opt.timing = {10, 0.0, 0.0, 10, 1, 1.25};
       opt.sources = std::min(opt.sources, 8);
       if (ks.empty()) opt.ks = {1, 8};
     } else if (quick) {
-      opt.timing = {10, 0.03, 0.005, 100000, 2};
+      opt.timing = {10, 0.02, 0.005, 100000, 2, 1.25};
     } else {
-      opt.timing = {10, 0.2, 0.02, 100000, 3};
+      opt.timing = {10, 0.12, 0.02, 100000, 3, 1.25};
     }
     if (min_seconds >= 0) opt.timing.min_seconds = min_seconds;
     opt.timing.min_reps = min_reps;
@@ -346,7 +346,8 @@ int main(int argc, char** argv) {
     context["timing"] = {{"min_reps", opt.timing.min_reps},
                          {"min_seconds", opt.timing.min_seconds},
                          {"warmup_seconds", opt.timing.warmup_seconds},
-                         {"rounds", opt.timing.rounds},
+                         {"max_rounds", opt.timing.rounds},
+                         {"clean_ratio", opt.timing.clean_ratio},
                          {"bfs_sources", opt.sources},
                          {"bfs_seed", opt.seed}};
     context["byte_model"] =

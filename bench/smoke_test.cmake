@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.16)
 # Runs `mimd-bench --smoke --json OUT` and checks the exit status and the JSON:
 # a context record with STREAM figures, records with the documented fields, all verified.
 execute_process(COMMAND ${BENCH} --smoke --json ${OUT} RESULT_VARIABLE rc

@@ -36,7 +36,7 @@ Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
   for (int round = 0; round < rounds; ++round) {
     std::vector<double> t;
     double total = 0;
-    while ((static_cast<int>(t.size()) < policy.min_reps || total < policy.min_seconds / rounds) &&
+    while ((static_cast<int>(t.size()) < policy.min_reps || total < policy.min_seconds) &&
            static_cast<int>(t.size()) < policy.max_reps) {
       const double t0 = now();
       fn();
@@ -51,8 +51,9 @@ Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
       best.min = *std::min_element(t.begin(), t.end());
       best.max = *std::max_element(t.begin(), t.end());
     }
+    best.rounds = round + 1;
+    if (med <= policy.clean_ratio * best.min) break;
   }
-  best.rounds = rounds;
   return best;
 }
 
