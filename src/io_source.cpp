@@ -299,12 +299,13 @@ Scan scan_index(const char*& p, const char* end, std::uint64_t limit, std::uint6
   bool overflow = false;
   while (q < end && static_cast<unsigned>(*q - '0') < 10u) {
     const std::uint64_t d = static_cast<std::uint64_t>(*q - '0');
-    if (v > (limit - d) / 10)
+    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10)
       overflow = true;
     else
       v = v * 10 + d;
     ++q;
   }
+  overflow = overflow || v > limit;
   if (q == digits || !at_delimiter(q, end)) return Scan::NotANumber;
   p = q;
   if (negative && (v != 0 || overflow)) return Scan::Negative;
