@@ -68,8 +68,13 @@ SourceStamp stamp_of(const std::string& source) {
   return s;
 }
 
+// Writable for us, and not marked read-only: access() alone says yes to root even for
+// a folder without write bits (such as a shared, read-only dataset folder).
 bool dir_writable(const std::string& dir) {
-  return ::access(dir.c_str(), W_OK | X_OK) == 0;
+  struct stat sb {};
+  return ::stat(dir.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode) &&
+         (sb.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0 &&
+         ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
 bool make_dirs(const std::string& dir) {

@@ -322,7 +322,7 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
   std::vector<Chunk> chunks(static_cast<std::size_t>(parts));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
   std::atomic<std::uint64_t> parsed{0};
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
   for (int k = 0; k < parts; ++k) {
     try {
       parse_chunk(h, t.data() + cuts[k], t.data() + cuts[k + 1], t.data() + t.size(), chunks[k]);
@@ -370,7 +370,7 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
     std::vector<std::size_t> offset(static_cast<std::size_t>(parts) + 1, 0);
     for (int k = 0; k < parts; ++k)
       offset[k + 1] = offset[k] + chunks[k].entries + (expand ? chunks[k].mirrored : 0);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
     for (int k = 0; k < parts; ++k) {
       const Chunk& c = chunks[k];
       std::size_t o = offset[k];

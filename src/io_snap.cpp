@@ -96,7 +96,7 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
   std::vector<Chunk> chunks(static_cast<std::size_t>(parts));
   std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
   std::atomic<std::uint64_t> parsed{0};
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
   for (int k = 0; k < parts; ++k) {
     try {
       parse_chunk(t.data() + cuts[k], t.data() + cuts[k + 1], t.data() + t.size(), chunks[k]);
@@ -129,7 +129,7 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
   CooMatrix<float> coo;
   coo.rows.resize(total);
   coo.cols.resize(total);
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
   for (int k = 0; k < parts; ++k) {
     const Chunk& c = chunks[k];
     std::copy(c.src.begin(), c.src.end(),
@@ -154,7 +154,7 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
     auto rank = [&](std::int32_t v) {
       return static_cast<std::int32_t>(std::lower_bound(ids.begin(), ids.end(), v) - ids.begin());
     };
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (total > 65536)
     for (std::size_t i = 0; i < total; ++i) {
       coo.rows[i] = rank(coo.rows[i]);
       coo.cols[i] = rank(coo.cols[i]);

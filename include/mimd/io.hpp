@@ -27,7 +27,7 @@ struct ReadOptions {
   /// Use (and create) a binary CSR cache of the parsed matrix, so that a file is
   /// parsed once: "<file>.<variant>.mimdcsr" next to the file (variant: "mm-f64",
   /// "mm-f32", "snap", "snap-sym", "snap-compact", "snap-sym-compact"), or, when the
-  /// file's folder is not writable, "<name>-<hash of its absolute path>.<variant>.mimdcsr"
+  /// file's folder is not writable or has no write permission bits (even for root), "<name>-<hash of its absolute path>.<variant>.mimdcsr"
   /// in $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr, else
   /// ~/.cache/mimd-kernels/csr. The cache records the source's size, mtime and a
   /// CRC-32 of its first 64 KiB, and CRC-32s of its own header and payload; it is
