@@ -2,10 +2,15 @@
 // progress line, chunking at line boundaries, number scanning and the CSR cache.
 #pragma once
 
+#include <omp.h>
+
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -97,6 +102,14 @@ inline const char* skip_blanks(const char* p, const char* end) {
   return p;
 }
 
+/// Moves `p` just past the next '\n'; false (p unchanged) when there is none.
+inline bool skip_line(const char*& p, const char* end) {
+  const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+  if (nl == nullptr) return false;
+  p = static_cast<const char*>(nl) + 1;
+  return true;
+}
+
 /// A parse failure found inside a chunk, reported once the chunk's first line
 /// number is known.
 struct ChunkError {
@@ -105,6 +118,39 @@ struct ChunkError {
   std::uint64_t local_line = 0;  ///< 0-based line inside the chunk
   std::string detail, text;
 };
+
+/// The error for a line that lacks `what`, `p` being where it was expected: Truncated
+/// when the file ends there (no final newline), NotANumber otherwise.
+inline ChunkError missing_token(const char* p, const char* line_start, const char* end,
+                                const char* text_end, std::uint64_t line, const char* what) {
+  const bool eof = p == text_end;
+  return {true, eof ? ParseErrorKind::Truncated : ParseErrorKind::NotANumber, line,
+          std::string(eof ? "the file ends inside a line: " : "") + "missing " + what,
+          line_text(line_start, end)};
+}
+
+/// Runs parse(k, begin, end) over the chunks [cuts[k], cuts[k + 1]) of `text` in
+/// parallel, reporting progress from thread 0; rethrows the first exception raised
+/// in a chunk (parse errors are not exceptions: chunks record them).
+template <class Parse>
+void for_each_chunk(const std::string& text, const std::vector<std::size_t>& cuts,
+                    Progress& progress, Parse parse) {
+  const int parts = static_cast<int>(cuts.size()) - 1;
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
+  std::atomic<std::uint64_t> parsed{0};
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+  for (int k = 0; k < parts; ++k) {
+    try {
+      parse(k, text.data() + cuts[k], text.data() + cuts[k + 1]);
+    } catch (...) {
+      failures[k] = std::current_exception();
+    }
+    parsed += cuts[k + 1] - cuts[k];
+    if (omp_get_thread_num() == 0) progress.update("parsing", parsed, text.size());
+  }
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
+}
 
 // ---- binary CSR cache (io_cache.cpp) ----------------------------------------------
 

@@ -218,12 +218,8 @@ void parse_chunk(const Header& h, const char* begin, const char* end, const char
   auto fail = [&](ParseErrorKind kind, std::string detail, std::string text) {
     c.error = {true, kind, c.lines, std::move(detail), std::move(text)};
   };
-  // A token is missing: truncated when the file ends inside this line.
   auto missing = [&](const char* what) {
-    const bool eof = p == text_end;
-    fail(eof ? ParseErrorKind::Truncated : ParseErrorKind::NotANumber,
-         std::string(eof ? "the file ends inside a line: " : "") + "missing " + what,
-         line_text(line_start, end));
+    c.error = missing_token(p, line_start, end, text_end, c.lines, what);
   };
   const std::uint64_t nrows = static_cast<std::uint64_t>(h.info.rows);
   const std::uint64_t ncols = static_cast<std::uint64_t>(h.info.cols);
@@ -232,9 +228,7 @@ void parse_chunk(const Header& h, const char* begin, const char* end, const char
     p = skip_blanks(p, end);
     if (p == end) break;
     if (*p == '\n' || *p == '%') {
-      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-      if (nl == nullptr) break;
-      p = static_cast<const char*>(nl) + 1;
+      if (!skip_line(p, end)) break;
       ++c.lines;
       continue;
     }
@@ -302,9 +296,7 @@ const char* find_entry(const char* begin, const char* end, std::uint64_t k, std:
     const char* q = skip_blanks(p, end);
     const bool data = q < end && *q != '\n' && *q != '%';
     if (data && k-- == 0) return p;
-    const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-    if (nl == nullptr) break;
-    p = static_cast<const char*>(nl) + 1;
+    if (!skip_line(p, end)) break;
   }
   return end;
 }
@@ -320,21 +312,11 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
   const int parts = chunk_count(t.size() - h.data_begin);
   const auto cuts = split_at_lines(t, h.data_begin, parts);
   std::vector<Chunk> chunks(static_cast<std::size_t>(parts));
-  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
-  std::atomic<std::uint64_t> parsed{0};
-#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
-  for (int k = 0; k < parts; ++k) {
-    try {
-      parse_chunk(h, t.data() + cuts[k], t.data() + cuts[k + 1], t.data() + t.size(), chunks[k]);
-    } catch (...) {
-      failures[k] = std::current_exception();
-    }
-    parsed += cuts[k + 1] - cuts[k];
-    if (omp_get_thread_num() == 0) progress.update("parsing", parsed, t.size());
-  }
+  for_each_chunk(t, cuts, progress, [&](int k, const char* begin, const char* end) {
+    parse_chunk(h, begin, end, t.data() + t.size(), chunks[k]);
+  });
   std::uint64_t line = h.data_line, entries = 0, mirrored = 0;
   for (int k = 0; k < parts; ++k) {
-    if (failures[k]) std::rethrow_exception(failures[k]);
     const Chunk& c = chunks[k];
     if (entries + c.entries > h.expected) {
       std::uint64_t local = 0;

@@ -42,9 +42,7 @@ void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk
     p = skip_blanks(p, end);
     if (p == end) break;
     if (*p == '\n' || *p == '#') {
-      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-      if (nl == nullptr) break;
-      p = static_cast<const char*>(nl) + 1;
+      if (!skip_line(p, end)) break;
       ++c.lines;
       continue;
     }
@@ -53,10 +51,8 @@ void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk
     for (int k = 0; k < 2; ++k) {
       p = skip_blanks(p, end);
       if (p == end || *p == '\n') {
-        const bool eof = p == text_end;
-        return fail(eof ? ParseErrorKind::Truncated : ParseErrorKind::NotANumber,
-                    std::string(eof ? "the file ends inside a line: " : "") + "missing " + names[k],
-                    line_text(line_start, end));
+        c.error = missing_token(p, line_start, end, text_end, c.lines, names[k]);
+        return;
       }
       const char* tok = p;
       const Scan s = scan_index(p, end, kMaxId, id[k]);
@@ -94,24 +90,14 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
   const int parts = chunk_count(t.size());
   const auto cuts = split_at_lines(t, 0, parts);
   std::vector<Chunk> chunks(static_cast<std::size_t>(parts));
-  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
-  std::atomic<std::uint64_t> parsed{0};
-#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
-  for (int k = 0; k < parts; ++k) {
-    try {
-      parse_chunk(t.data() + cuts[k], t.data() + cuts[k + 1], t.data() + t.size(), chunks[k]);
-    } catch (...) {
-      failures[k] = std::current_exception();
-    }
-    parsed += cuts[k + 1] - cuts[k];
-    if (omp_get_thread_num() == 0) progress.update("parsing", parsed, t.size());
-  }
+  for_each_chunk(t, cuts, progress, [&](int k, const char* begin, const char* end) {
+    parse_chunk(begin, end, t.data() + t.size(), chunks[k]);
+  });
   std::uint64_t line = 1;
   std::size_t edges = 0;
   std::int64_t max_id = -1;
   std::vector<std::size_t> offset(static_cast<std::size_t>(parts) + 1, 0);
   for (int k = 0; k < parts; ++k) {
-    if (failures[k]) std::rethrow_exception(failures[k]);
     const Chunk& c = chunks[k];
     if (c.error.failed)
       throw ParseError(src.name, line + c.error.local_line, c.error.kind, c.error.detail,
