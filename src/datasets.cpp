@@ -49,7 +49,7 @@ void add_shared_siblings(std::string dir, std::vector<std::string>& out) {
 }
 
 std::string strip_extensions(std::string name) {
-  for (const char* ext : {".tar.gz", ".txt.gz", ".mtx.gz", ".gz", ".mtx", ".txt", ".tsv"}) {
+  for (const char* ext : {".tar.gz", ".txt.gz", ".mtx.gz", ".gz", ".mtx", ".txt"}) {
     const std::string e(ext);
     if (name.size() > e.size() && name.compare(name.size() - e.size(), e.size(), e) == 0)
       return name.substr(0, name.size() - e.size());
