@@ -91,27 +91,28 @@ bool is_tar(const std::string& d) {
 }
 
 std::string gunzip(const std::string& path, const std::string& in, Progress& progress) {
-  std::string out;
-  // The gzip trailer holds the uncompressed size modulo 2^32 of the last member.
+  // Inflates straight into `out`, sized from the gzip trailer (the uncompressed size
+  // modulo 2^32 of the last member) when plausible, doubled when full.
   std::uint32_t isize = 0;
   if (in.size() >= 18) std::memcpy(&isize, in.data() + in.size() - 4, 4);
-  if (isize > 0 && isize / 64 <= in.size()) out.reserve(isize);
+  std::string out(
+      isize > 0 && isize / 1032 <= in.size() ? std::size_t{isize} + 1 : 4 * in.size() + 64, '\0');
+  std::size_t have = 0;
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 32) != Z_OK) throw RuntimeFailure("zlib: inflateInit2 failed");
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data()));
   std::size_t consumed = 0;
   const std::size_t step = 1 << 20;
-  char buf[1 << 16];
   for (;;) {
     const std::size_t avail = std::min(in.size() - consumed, step);
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
     zs.avail_in = static_cast<uInt>(avail);
     int rc = Z_OK;
     do {
-      zs.next_out = reinterpret_cast<Bytef*>(buf);
-      zs.avail_out = sizeof buf;
+      if (have == out.size()) out.resize(2 * out.size());
+      zs.next_out = reinterpret_cast<Bytef*>(&out[have]);
+      zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, 1u << 30));
       rc = inflate(&zs, Z_NO_FLUSH);
-      out.append(buf, sizeof buf - zs.avail_out);
+      have = static_cast<std::size_t>(reinterpret_cast<char*>(zs.next_out) - out.data());
     } while (rc == Z_OK && (zs.avail_in > 0 || zs.avail_out == 0));
     consumed += avail - zs.avail_in;
     if (rc == Z_STREAM_END) {
@@ -128,20 +129,21 @@ std::string gunzip(const std::string& path, const std::string& in, Progress& pro
         throw ParseError(
             path, 0, ParseErrorKind::BadArchive,
             "unexpected data after the end of the gzip stream at byte " + std::to_string(consumed));
+      out.resize(have);
       return out;
     }
     if (rc != Z_OK && rc != Z_BUF_ERROR) {
       const std::string msg = zs.msg ? zs.msg : "error " + std::to_string(rc);
       inflateEnd(&zs);
       throw ParseError(path, 0, ParseErrorKind::BadArchive,
-                       "corrupt gzip data (zlib: " + msg + ") after " + std::to_string(out.size()) +
+                       "corrupt gzip data (zlib: " + msg + ") after " + std::to_string(have) +
                            " uncompressed bytes");
     }
     if (consumed >= in.size()) {
       inflateEnd(&zs);
       throw ParseError(path, 0, ParseErrorKind::Truncated,
                        "the gzip stream ends early, after " + std::to_string(in.size()) +
-                           " compressed and " + std::to_string(out.size()) + " uncompressed bytes");
+                           " compressed and " + std::to_string(have) + " uncompressed bytes");
     }
     progress.update("decompressing", consumed, in.size());
   }
