@@ -1,5 +1,9 @@
 // Readers of real data: Matrix Market (plain, .gz, SuiteSparse .tar.gz), SNAP edge
-// lists (plain or .gz), a binary CSR cache, and a Matrix Market writer.
+// lists (plain or .gz), a binary CSR cache, and Matrix Market and SNAP writers.
+//
+// Data lines are parsed in parallel (OpenMP over chunks cut at line boundaries, integers
+// and doubles scanned with std::from_chars-style code, no iostreams); gzip is inflated
+// with zlib, tar archives read with libarchive.
 //
 // Every reader throws mimd::ParseError naming the file, the 1-based line and the
 // offending text for malformed input, and mimd::IoError when a file cannot be read.
@@ -27,11 +31,11 @@ struct ReadOptions {
   /// Use (and create) a binary CSR cache of the parsed matrix, so that a file is
   /// parsed once: "<file>.<variant>.mimdcsr" next to the file (variant: "mm-f64",
   /// "mm-f32", "snap", "snap-sym", "snap-compact", "snap-sym-compact"), or, when the
-  /// file's folder is not writable or has no write permission bits (even for root), "<name>-<hash of its absolute path>.<variant>.mimdcsr"
-  /// in $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr, else
-  /// ~/.cache/mimd-kernels/csr. The cache records the source's size, mtime and a
-  /// CRC-32 of its first 64 KiB, and CRC-32s of its own header and payload; it is
-  /// rebuilt when the source changed or any check fails (never trusted blindly). It
+  /// file's folder is not writable or has no write permission bits (even for root),
+  /// "<name>-<hash of its absolute path>.<variant>.mimdcsr" in $MIMD_CACHE_DIR, else
+  /// $XDG_CACHE_HOME/mimd-kernels/csr, else ~/.cache/mimd-kernels/csr. The cache records the
+  /// source's size, mtime and a CRC-32 of its first 64 KiB, and CRC-32s of its own header and
+  /// payload; it is rebuilt when the source changed or any check fails (never trusted blindly). It
   /// is written to a temporary file then renamed; a cache that cannot be written is
   /// silently skipped.
   bool use_cache = false;
@@ -47,7 +51,7 @@ struct ReadOptions {
 /// Statistics of the last load, for the benchmark's MB/s figures.
 struct LoadStats {
   std::uint64_t bytes = 0;  ///< uncompressed bytes parsed (0 when served from the cache)
-  double seconds = 0;       ///< wall time of the whole load
+  double seconds = 0;       ///< wall time of the whole load (cache write included)
   bool from_cache = false;
   std::uint64_t cache_bytes = 0;  ///< bytes read from, or written to, the cache (0: none)
 };
