@@ -349,24 +349,30 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
     coo.rows.resize(n);
     coo.cols.resize(n);
     if (!h.pattern) coo.values.resize(n);
-    std::vector<std::size_t> offset(static_cast<std::size_t>(parts) + 1, 0);
-    for (int k = 0; k < parts; ++k)
-      offset[k + 1] = offset[k] + chunks[k].entries + (expand ? chunks[k].mirrored : 0);
+    // Stored entries first, then all mirrored ones, each in file order: for the usual
+    // column-major lower triangle every row then receives its columns already sorted
+    // (stored ones below the diagonal, mirrored ones above), so csr_from_coo need not
+    // sort them.
+    std::vector<std::size_t> stored(static_cast<std::size_t>(parts) + 1, 0);
+    std::vector<std::size_t> mirror(static_cast<std::size_t>(parts) + 1, entries);
+    for (int k = 0; k < parts; ++k) {
+      stored[k + 1] = stored[k] + chunks[k].entries;
+      mirror[k + 1] = mirror[k] + chunks[k].mirrored;
+    }
 #pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
     for (int k = 0; k < parts; ++k) {
       const Chunk& c = chunks[k];
-      std::size_t o = offset[k];
-      for (std::size_t i = 0; i < c.rows.size(); ++i) {
+      std::size_t o = stored[k], m = mirror[k];
+      for (std::size_t i = 0; i < c.rows.size(); ++i, ++o) {
         const Scalar v = h.pattern ? Scalar(1) : static_cast<Scalar>(c.values[i]);
         coo.rows[o] = c.rows[i];
         coo.cols[o] = c.cols[i];
         if (!h.pattern) coo.values[o] = v;
-        ++o;
         if (expand && c.rows[i] != c.cols[i]) {
-          coo.rows[o] = c.cols[i];
-          coo.cols[o] = c.rows[i];
-          if (!h.pattern) coo.values[o] = mirror_sign * v;
-          ++o;
+          coo.rows[m] = c.cols[i];
+          coo.cols[m] = c.rows[i];
+          if (!h.pattern) coo.values[m] = mirror_sign * v;
+          ++m;
         }
       }
     }
