@@ -4,14 +4,11 @@
 // parsed in parallel over chunks cut at line boundaries, each chunk recording its
 // line count and its first error, so that an error is reported with its global line
 // number once the counts of the preceding chunks are known.
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
-#include <charconv>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <limits>
 
 #include "io_detail.hpp"

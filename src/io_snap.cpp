@@ -1,14 +1,10 @@
 // SNAP edge-list reader and writer. Same scheme as the Matrix Market reader: data
 // lines parsed in parallel over chunks cut at line boundaries, errors reported with
 // their global line number.
-#include <omp.h>
-
 #include <algorithm>
-#include <atomic>
-#include <charconv>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <limits>
 
 #include "io_detail.hpp"
