@@ -21,8 +21,7 @@ AutoChoice choose_algorithm(const RowStats& stats, std::int64_t k, const TuningP
                             int threads) {
   AutoChoice choice;
   choice.algorithm = SpmmAlgorithm::Lssm;
-  int block = lssm_default_block(stats.nrows, stats.nnz, profile, threads);
-  if (k > profile.spmm_k_tile && block > 16) block /= 2;
+  int block = lssm_default_block(stats.nrows, stats.nnz, k, profile, threads);
   choice.block_nnz = block;
   return choice;
 }

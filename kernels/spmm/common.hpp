@@ -242,3 +242,54 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* c
 }
 
 }  // namespace mimd::spmm_impl
+
+namespace mimd::spmm_impl {
+
+template <int W, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
+                                           std::int64_t r1, const S* val, const std::int32_t* col,
+                                           std::int64_t base, std::int64_t t0) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const std::int64_t b = op.a.row_map[r] - base;
+    S acc[W];
+    accumulate<W>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, t0, acc);
+    StoreC<S, Layout>{op.c, r, op.alpha, op.beta}.template operator()<W>(t0, acc);
+  }
+}
+
+/// Whole rows r0..r1 (nonzero z at val[z - base]) into C. The tile width is chosen
+/// once per tile for all the rows, so runs of very short rows (1-2 nonzeros, where
+/// the per-row dispatch would dominate) stay in one tight loop.
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::int64_t r0,
+                                            std::int64_t r1, const S* val, const std::int32_t* col,
+                                            std::int64_t base) {
+  std::int64_t t0 = 0;
+  while (t0 < op.k) {
+    const std::int64_t left = op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile;
+    if (left >= 64) {
+      rows_tile<64>(op, r0, r1, val, col, base, t0);
+      t0 += 64;
+    } else if (left >= 32) {
+      rows_tile<32>(op, r0, r1, val, col, base, t0);
+      t0 += 32;
+    } else if (left >= 16) {
+      rows_tile<16>(op, r0, r1, val, col, base, t0);
+      t0 += 16;
+    } else if (left >= 8) {
+      rows_tile<8>(op, r0, r1, val, col, base, t0);
+      t0 += 8;
+    } else if (left >= 4) {
+      rows_tile<4>(op, r0, r1, val, col, base, t0);
+      t0 += 4;
+    } else if (left >= 2) {
+      rows_tile<2>(op, r0, r1, val, col, base, t0);
+      t0 += 2;
+    } else {
+      rows_tile<1>(op, r0, r1, val, col, base, t0);
+      t0 += 1;
+    }
+  }
+}
+
+}  // namespace mimd::spmm_impl

@@ -5,11 +5,12 @@
 
 namespace mimd::spmm_impl {
 
-int lssm_default_block(std::int64_t m, std::int64_t nnz, const TuningProfile& profile,
-                       int threads) {
+int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
+                       const TuningProfile& profile, int threads) {
   int block = std::max(1, profile.spmm_block_nnz);
   const std::int64_t want = std::int64_t(std::max(1, threads)) * profile.spmm_units_per_thread;
-  while (block > 16 && (nnz + m) / block < want) block /= 2;
+  const std::int64_t floor = std::max<std::int64_t>(64, 8192 / std::max<std::int64_t>(1, k));
+  while (block / 2 >= floor && (nnz + m) / block < want) block /= 2;
   return block;
 }
 
@@ -20,7 +21,7 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
   plan.scratch = scratch;
   plan.combine = combine;
   plan.workers = std::max(1, workers);
-  std::vector<std::int32_t> unit_row, unit_slot, split_row;
+  std::vector<std::int32_t> unit_row, unit_slot, split_row, slot_split;
   std::vector<std::int64_t> unit_nz, split_slot{0};
   std::int64_t open_row = -1, open_weight = 0;  // the merged unit being filled
   auto close = [&] { open_row = -1; };
@@ -34,6 +35,7 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
         unit_row.push_back(static_cast<std::int32_t>(r));
         unit_nz.push_back(row_map[r] + len * p / pieces);
         unit_slot.push_back(static_cast<std::int32_t>(plan.nslots++));
+        slot_split.push_back(static_cast<std::int32_t>(split_row.size() - 1));
       }
       split_slot.push_back(plan.nslots);
       continue;
@@ -65,6 +67,8 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
   plan.unit_slot = to_device(unit_slot, "mimd::spmm::lssm::unit_slot");
   plan.split_row = to_device(split_row, "mimd::spmm::lssm::split_row");
   plan.split_slot = to_device(split_slot, "mimd::spmm::lssm::split_slot");
+  plan.slot_split = to_device(slot_split, "mimd::spmm::lssm::slot_split");
+  plan.split_done = decltype(plan.split_done)("mimd::spmm::lssm::split_done", split_row.size());
   plan.counter = decltype(plan.counter)("mimd::spmm::lssm::counter");
   plan.parity = std::make_shared<int>(0);
   return plan;
@@ -72,24 +76,51 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
 
 namespace {
 
+/// The split rows, as the executor sees them.
+struct SplitRows {
+  const std::int32_t* row;         ///< split row s
+  const std::int64_t* slot;        ///< its slots [slot[s], slot[s + 1])
+  const std::int32_t* slot_split;  ///< slot -> s
+  std::int32_t* done;              ///< chunks of s finished in this call
+};
+
+/// TwoPass: the chunk's partial row goes to its slot; the chunk that finishes last
+/// (counted atomically, after a fence that publishes its partial) sums the slots
+/// into C and re-arms the count for the next call. So the combine pass needs no
+/// launch of its own and no atomics on C.
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(const Operands<S, Layout>& op, const SplitRows& sr,
+                                              std::int32_t slot, const S* buf) {
+  Kokkos::memory_fence();
+  const std::int32_t s = sr.slot_split[slot];
+  const std::int64_t p0 = sr.slot[s], p1 = sr.slot[s + 1];
+  if (Kokkos::atomic_fetch_add(&sr.done[s], 1) != p1 - p0 - 1) return;
+  Kokkos::memory_fence();
+  const std::int64_t r = sr.row[s], k = op.k;
+  for (std::int64_t t = 0; t < k; ++t) {
+    S sum = 0;
+    for (std::int64_t p = p0; p < p1; ++p) sum += buf[p * k + t];
+    op.c(r, t) = op.beta == S(0) ? op.alpha * sum : op.alpha * sum + op.beta * op.c(r, t);
+  }
+  sr.done[s] = 0;
+}
+
 /// Unit u: nonzero z of A is at val[z - base], col[z - base] (base = 0 unless staged).
 template <class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void run_unit(const Operands<S, Layout>& op, std::int32_t r0,
                                           std::int32_t r1, std::int64_t z0, std::int64_t z1,
-                                          std::int32_t slot, bool atomic, S* buf, const S* val,
+                                          std::int32_t slot, bool atomic, S* buf,
+                                          const SplitRows& sr, const S* val,
                                           const std::int32_t* col, std::int64_t base) {
   if (slot < 0) {
-    for (std::int64_t r = r0; r < r1; ++r) {
-      const std::int64_t b = op.a.row_map[r] - base;
-      row_segment(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k, op.k_tile,
-                  StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
-    }
+    whole_rows(op, r0, r1, val, col, base);
   } else if (atomic) {
     row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
                 AtomicAddC<S, Layout>{op.c, r0, op.alpha});
   } else {
     row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
                 StoreBuf<S>{buf + slot * op.k});
+    finish_chunk(op, sr, slot, buf);
   }
 }
 
@@ -101,14 +132,17 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
   using Exec = Kokkos::DefaultExecutionSpace;
   const bool atomic = plan.combine == SplitCombine::Atomic;
   const std::int64_t k = op.k, nunits = plan.nunits, nsplit = plan.nsplit_rows;
-  const auto unit_row = plan.unit_row;
-  const auto unit_nz = plan.unit_nz;
-  const auto unit_slot = plan.unit_slot;
-  const auto split_row = plan.split_row;
-  const auto split_slot = plan.split_slot;
-  const auto counter = plan.counter;
+  // Raw pointers, not Views, in the kernels: capturing a View costs a reference-count
+  // update per launch, which shows on small matrices.
+  const std::int32_t* unit_row = plan.unit_row.data();
+  const std::int64_t* unit_nz = plan.unit_nz.data();
+  const std::int32_t* unit_slot = plan.unit_slot.data();
+  const std::int32_t* split_row = plan.split_row.data();
+  const SplitRows sr{split_row, plan.split_slot.data(), plan.slot_split.data(),
+                     plan.split_done.data()};
+  std::int64_t* const counter = plan.counter.data();
   const auto c = op.c;
-  const S alpha = op.alpha, beta = op.beta;
+  const S beta = op.beta;
 
   if (!atomic && static_cast<std::int64_t>(work.extent(0)) < plan.nslots * k)
     work = Kokkos::View<S*, DefaultMemorySpace>(
@@ -118,7 +152,7 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
     Kokkos::parallel_for(
         "mimd::spmm::lssm::scale_split_rows", Kokkos::RangePolicy<Exec>(0, nsplit * k),
         KOKKOS_LAMBDA(std::int64_t x) {
-          const std::int64_t r = split_row(x / k), t = x % k;
+          const std::int64_t r = split_row[x / k], t = x % k;
           c(r, t) = beta == S(0) ? S(0) : beta * c(r, t);
         });
 
@@ -127,12 +161,12 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
   if (!plan.scratch) {
     Kokkos::parallel_for(
         "mimd::spmm::lssm", Kokkos::RangePolicy<Exec>(0, plan.workers), KOKKOS_LAMBDA(int w) {
-          if (w == 0) counter(other) = 0;
+          if (w == 0) counter[other] = 0;
           for (;;) {
-            const std::int64_t u = Kokkos::atomic_fetch_add(&counter(cur), std::int64_t(1));
+            const std::int64_t u = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
             if (u >= nunits) break;
-            run_unit(op, unit_row(u), unit_row(u + 1), unit_nz(u), unit_nz(u + 1), unit_slot(u),
-                     atomic, buf, op.a.val, op.a.col, 0);
+            run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
+                     atomic, buf, sr, op.a.val, op.a.col, 0);
           }
         });
   } else {
@@ -146,7 +180,7 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
         "mimd::spmm::lssm_scratch",
         Kokkos::TeamPolicy<Exec>(plan.workers, 1).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(const Team& team) {
-          if (team.league_rank() == 0 && team.team_rank() == 0) counter(other) = 0;
+          if (team.league_rank() == 0 && team.team_rank() == 0) counter[other] = 0;
           ValView sval(team.team_scratch(0), block);
           ColView scol(team.team_scratch(0), block);
           for (;;) {
@@ -154,35 +188,24 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
             Kokkos::single(
                 Kokkos::PerTeam(team),
                 [&](std::int64_t& next) {
-                  next = Kokkos::atomic_fetch_add(&counter(cur), std::int64_t(1));
+                  next = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
                 },
                 u);
             if (u >= nunits) break;
-            const std::int64_t z0 = unit_nz(u), z1 = unit_nz(u + 1);
+            const std::int64_t z0 = unit_nz[u], z1 = unit_nz[u + 1];
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, z1 - z0), [&](std::int64_t z) {
               sval(z) = op.a.val[z0 + z];
               scol(z) = op.a.col[z0 + z];
             });
             team.team_barrier();
             Kokkos::single(Kokkos::PerTeam(team), [&]() {
-              run_unit(op, unit_row(u), unit_row(u + 1), z0, z1, unit_slot(u), atomic, buf,
+              run_unit(op, unit_row[u], unit_row[u + 1], z0, z1, unit_slot[u], atomic, buf, sr,
                        sval.data(), scol.data(), z0);
             });
             team.team_barrier();
           }
         });
   }
-
-  if (!atomic && nsplit > 0)
-    Kokkos::parallel_for(
-        "mimd::spmm::lssm::combine", Kokkos::RangePolicy<Exec>(0, nsplit * k),
-        KOKKOS_LAMBDA(std::int64_t x) {
-          const std::int64_t s = x / k, t = x % k;
-          S sum = 0;
-          for (std::int64_t p = split_slot(s); p < split_slot(s + 1); ++p) sum += buf[p * k + t];
-          const std::int64_t r = split_row(s);
-          c(r, t) = beta == S(0) ? alpha * sum : alpha * sum + beta * c(r, t);
-        });
 }
 
 template void lssm_apply(const LssmPlan&, const Operands<float, Kokkos::LayoutLeft>&,

@@ -4,7 +4,9 @@
 //  - a row longer than `block` is split into ceil(len / block) chunks of equal size,
 //    each a unit of its own, whose partial sums are combined afterwards, either by
 //    atomic adds into C (SplitCombine::Atomic, C's split rows scaled by beta first) or
-//    through a buffer and a second pass per split row (SplitCombine::TwoPass, no atomics);
+//    through a buffer and a combine pass per split row (SplitCombine::TwoPass, no
+//    atomics on C; the pass is run by the chunk of the row that finishes last, inside
+//    the same launch);
 //  - runs of consecutive short rows are merged into one unit while the unit's weight
 //    (nonzeros + one per row, for the write of the row of C) stays within `block`.
 // So every unit carries similar work, whatever the row-length distribution.
@@ -41,6 +43,9 @@ struct LssmPlan {
   Kokkos::View<std::int32_t*, DefaultMemorySpace> unit_slot;   ///< -1: merged rows
   Kokkos::View<std::int32_t*, DefaultMemorySpace> split_row;   ///< the split rows
   Kokkos::View<std::int64_t*, DefaultMemorySpace> split_slot;  ///< nsplit_rows + 1 slot offsets
+  Kokkos::View<std::int32_t*, DefaultMemorySpace> slot_split;  ///< slot -> its split row's index
+  /// TwoPass: chunks of each split row finished in the running call (zero between calls).
+  Kokkos::View<std::int32_t*, DefaultMemorySpace> split_done;
   /// Two unit counters used alternately: a call hands out units from counter(parity)
   /// and its first worker zeroes the other one for the next call, so no launch is
   /// spent on resetting.
@@ -49,9 +54,11 @@ struct LssmPlan {
 };
 
 /// The block size LSSM uses when none is given: the profile's spmm_block_nnz, halved
-/// while that leaves fewer than spmm_units_per_thread units per thread (down to 16),
-/// so that small matrices still give every thread several units to balance.
-int lssm_default_block(std::int64_t m, std::int64_t nnz, const TuningProfile& profile, int threads);
+/// while that leaves fewer than spmm_units_per_thread units per thread, but not below
+/// max(64, 8192 / k) nonzeros: a unit must carry enough work (block * k multiply-adds)
+/// to pay for its hand-out, or tiny matrices run slower on more threads.
+int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
+                       const TuningProfile& profile, int threads);
 
 /// @param row_map  the m + 1 offsets, on the host
 /// @param block    nonzeros per unit, >= 1

@@ -40,14 +40,14 @@ void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
   if (static_cast<std::int64_t>(work.extent(0)) < plan.nshares * k)
     work = Kokkos::View<S*, DefaultMemorySpace>(
         Kokkos::ViewAllocateWithoutInitializing("mimd::spmm::merge_path::carry"), plan.nshares * k);
-  const auto carry = work;
-  const auto start_row = plan.start_row;
-  const auto start_nz = plan.start_nz;
+  S* const carry = work.data();
+  const std::int64_t* start_row = plan.start_row.data();
+  const std::int64_t* start_nz = plan.start_nz.data();
   Kokkos::parallel_for(
       "mimd::spmm::merge_path", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, plan.nshares),
       KOKKOS_LAMBDA(std::int64_t s) {
-        const std::int64_t r0 = start_row(s), r1 = start_row(s + 1);
-        const std::int64_t z0 = start_nz(s), z1 = start_nz(s + 1);
+        const std::int64_t r0 = start_row[s], r1 = start_row[s + 1];
+        const std::int64_t z0 = start_nz[s], z1 = start_nz[s + 1];
         for (std::int64_t r = r0; r < r1; ++r) {
           const std::int64_t b = r == r0 ? z0 : op.a.row_map[r];
           const std::int64_t e = op.a.row_map[r + 1];
@@ -57,7 +57,7 @@ void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
         // The row open at the end of the share: its partial sum is carried.
         const std::int64_t b = r1 == r0 ? z0 : (r1 < op.a.m ? op.a.row_map[r1] : z1);
         row_segment(op.a.val + b, op.a.col + b, z1 - b, op.b, k, op.k_tile,
-                    StoreBuf<S>{carry.data() + s * k});
+                    StoreBuf<S>{carry + s * k});
       });
   const S alpha = op.alpha;
   const auto c = op.c;
@@ -66,8 +66,8 @@ void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
       "mimd::spmm::merge_path::fixup", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, k),
       KOKKOS_LAMBDA(std::int64_t t) {
         for (std::int64_t s = 0; s < nshares; ++s) {
-          const std::int64_t r = start_row(s + 1);
-          if (r < m) c(r, t) += alpha * carry(s * k + t);
+          const std::int64_t r = start_row[s + 1];
+          if (r < m) c(r, t) += alpha * carry[s * k + t];
         }
       });
 }

@@ -189,7 +189,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
     if (block == 0) block = choice.block_nnz;
   }
   if (st.algorithm == SpmmAlgorithm::Lssm) {
-    if (block == 0) block = spmm_impl::lssm_default_block(st.m, st.nnz, prof, threads);
+    if (block == 0) block = spmm_impl::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
     const bool scratch = options.use_scratch < 0 ? prof.spmm_use_scratch : options.use_scratch == 1;
     const SplitCombine combine =
         options.combine < 0 ? prof.spmm_combine : static_cast<SplitCombine>(options.combine);
