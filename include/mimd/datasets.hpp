@@ -10,9 +10,14 @@ namespace mimd {
 
 /// Folders searched for datasets, in order, keeping only those that exist:
 ///  1. every entry of $MIMD_DATASETS (colon-separated),
-///  2. ../shared/datasets relative to the current directory,
-///  3. the checkout's ../shared/datasets (fixed at build time),
-///  4. the project's own datasets/ folder (small inputs and the registry).
+///  2. ../shared/datasets relative to the current directory, then relative to each of
+///     its ancestors (nearest first), so that a build folder or a git worktree
+///     nested below the checkout still finds it,
+///  3. the checkout's ../shared/datasets (fixed at build time: MIMD_DEFAULT_DATASET_DIR),
+///     then the same relative to the checkout's ancestors,
+///  4. the project's own datasets/ folder (MIMD_PROJECT_DATASET_DIR: the registry of
+///     official download URLs and checksums, datasets/registry.tsv).
+/// A folder reached twice (same real path) is listed once.
 std::vector<std::string> dataset_search_path();
 
 /// Resolves a dataset to a file path. `name` may be an existing path, a path relative
@@ -24,18 +29,18 @@ std::string find_dataset(const std::string& name);
 
 /// One row of a MANIFEST.tsv.
 struct ManifestEntry {
-  std::string path;          ///< relative to the manifest's folder, e.g. "snap/Wiki-Vote.txt"
-  std::string name;          ///< display name, e.g. "HB/bcsstk13 (SuiteSparse id 35)"
+  std::string path;  ///< relative to the manifest's folder, e.g. "snap/Wiki-Vote.txt"
+  std::string name;  ///< display name, e.g. "HB/bcsstk13 (SuiteSparse id 35)"
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::int64_t nnz_stored = 0;    ///< entries as stored in the file
   std::int64_t nnz_expanded = 0;  ///< after symmetric expansion
   std::int64_t max_row_len = 0;
-  std::string format;        ///< e.g. "matrixmarket coordinate real symmetric"
-  std::string kind;          ///< e.g. "fem-structural", "social-directed"
+  std::string format;  ///< e.g. "matrixmarket coordinate real symmetric"
+  std::string kind;    ///< e.g. "fem-structural", "social-directed"
   std::string notes;
-  bool is_snap() const;      ///< an edge list (format starts with "snap")
-  bool is_complex() const;   ///< a complex Matrix Market file (rejected by the reader)
+  bool is_snap() const;     ///< an edge list (format starts with "snap")
+  bool is_complex() const;  ///< a complex Matrix Market file (rejected by the reader)
   /// Short name: file name without folders and extensions ("bcsstk13").
   std::string short_name() const;
 };
