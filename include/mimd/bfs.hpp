@@ -40,7 +40,7 @@ class BfsGraph {
   static HostPattern symmetrize(const HostPattern& p);
 
   std::int32_t num_vertices() const;
-  std::int64_t num_stored_edges() const;     ///< out-edges as stored
+  std::int64_t num_stored_edges() const;  ///< out-edges as stored
   /// Undirected edges as GAP counts them for TEPS: stored edges / 2 for undirected
   /// graphs, stored edges for directed ones.
   std::int64_t num_teps_edges() const;
@@ -52,6 +52,7 @@ class BfsGraph {
   struct State;
 
  private:
+  friend class BfsRunner;
   std::shared_ptr<State> state_;
 };
 
@@ -72,7 +73,7 @@ struct BfsOptions {
 
 struct BfsStep {
   bool bottom_up = false;
-  std::int64_t frontier = 0;        ///< vertices in the frontier this step expanded
+  std::int64_t frontier = 0;  ///< vertices in the frontier this step expanded
   std::int64_t edges_examined = 0;
   double seconds = 0;
 };
@@ -83,7 +84,7 @@ struct BfsResult {
   std::vector<std::int32_t> depths;   ///< empty unless want_depths
   std::int64_t reached = 0;
   std::int64_t edges_examined = 0;
-  std::vector<BfsStep> steps;         ///< empty unless log_steps
+  std::vector<BfsStep> steps;  ///< empty unless log_steps
 };
 
 /// Runs many searches on one graph reusing every buffer.
