@@ -46,6 +46,15 @@ KOKKOS_INLINE_FUNCTION int popcount64(Word w) {
 #endif
 }
 
+/// Hint that `p` will be read soon (no-op where the compiler has no prefetch builtin).
+KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 KOKKOS_INLINE_FUNCTION int lowest_bit64(Word w) {
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   return __ffsll(static_cast<long long>(w)) - 1;
@@ -70,9 +79,10 @@ struct Workspace {
   Kokkos::View<std::int32_t, Mem> tail;        ///< append position of the queue
   Kokkos::View<Word*, Mem> front;              ///< bitmap frontier (bottom-up)
   Kokkos::View<Word*, Mem> next;
-  /// Vertices known to be visited: exact after a bottom-up step, a subset otherwise
-  /// (top-down steps do not maintain it). Lets bottom-up skip finished words.
-  Kokkos::View<Word*, Mem> visited;
+  /// Vertices a bottom-up step need not examine: the visited ones (exact after a
+  /// bottom-up step, a subset otherwise: top-down steps do not maintain it) and those
+  /// without in-edges, which no step can reach. Lets bottom-up skip whole words.
+  Kokkos::View<Word*, Mem> settled;
 
   // Host view of the queue window [head, tail) holding the current frontier.
   std::int32_t head = 0;

@@ -1,8 +1,8 @@
 // Bottom-up BFS (pull): the frontier is a bitmap; every unvisited vertex scans its
 // in-neighbours and stops at the first one in the frontier (GAP's BUStep, Beamer et
 // al. SC'12). Work items are 64-vertex words: a word of the next frontier is built in
-// a register and stored once, so no atomics are needed. The `visited` bitmap lets a
-// step skip words whose vertices are all visited without reading their parents.
+// a register and stored once, so no atomics are needed. The `settled` bitmap lets a
+// step skip vertices that are visited or unreachable without reading their parents.
 #include <utility>
 
 #include "bfs/bfs_internal.hpp"
@@ -38,7 +38,7 @@ StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
   const Word* const front = ws.front.data();
   Word* const next = ws.next.data();
-  Word* const visited = ws.visited.data();
+  Word* const settled = ws.settled.data();
   const std::int32_t next_depth = level + 1;
 
   Counts counts;
@@ -51,18 +51,24 @@ StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
         const std::int32_t base = static_cast<std::int32_t>(w * 64);
         const int width = n - base < 64 ? n - base : 64;
         const Word valid = width == 64 ? ~Word(0) : (Word(1) << width) - 1;
-        const Word seen = visited[w];
-        Word todo = ~seen & valid;
-        Word now_seen = seen;
-        Word claimed = 0;
-        while (todo != 0) {
-          const int bit = lowest_bit64(todo);
-          todo &= todo - 1;
-          const std::int32_t u = base + bit;
-          if (parent[u] >= 0) {
-            now_seen |= Word(1) << bit;
-            continue;
+        const Word done = settled[w];
+        Word now_done = done;
+        // First pass: drop vertices already visited (by top-down steps) and prefetch
+        // the adjacency lists of the others, so their cache misses overlap.
+        Word todo = 0;
+        for (Word bits = ~done & valid; bits != 0; bits &= bits - 1) {
+          const int bit = lowest_bit64(bits);
+          if (parent[base + bit] >= 0) {
+            now_done |= Word(1) << bit;
+          } else {
+            todo |= Word(1) << bit;
+            prefetch(entries + row_map[base + bit]);
           }
+        }
+        Word claimed = 0;
+        for (; todo != 0; todo &= todo - 1) {
+          const int bit = lowest_bit64(todo);
+          const std::int32_t u = base + bit;
           const std::int64_t begin = row_map[u], end = row_map[u + 1];
           std::int64_t e = begin;
           for (; e < end; ++e) {
@@ -78,8 +84,8 @@ StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
           c.edges += (e < end ? e + 1 : end) - begin;
         }
         next[w] = claimed;
-        now_seen |= claimed;
-        if (now_seen != seen) visited[w] = now_seen;
+        now_done |= claimed;
+        if (now_done != done) settled[w] = now_done;
       },
       counts);
   std::swap(ws.front, ws.next);

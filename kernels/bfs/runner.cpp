@@ -54,30 +54,41 @@ Workspace::Workspace(std::int32_t n_, int concurrency_, int hub_degree_, bool wr
       tail("mimd::bfs::tail"),
       front("mimd::bfs::front", nwords),
       next("mimd::bfs::next", nwords),
-      visited("mimd::bfs::visited", nwords) {}
+      settled("mimd::bfs::settled", nwords) {}
 
 std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
+  const std::int32_t n = ws.n;
   const std::int64_t* const row_map = g.out.row_map.data();
+  const std::int64_t* const in_row_map = g.in.row_map.data();
   std::int32_t* const parent = ws.parent.data();
   std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
   std::int32_t* const queue = ws.queue.data();
   std::int32_t* const queue_deg = ws.queue_deg.data();
-  Word* const visited = ws.visited.data();
+  Word* const settled = ws.settled.data();
+  // One word of vertices per iteration, so that its `settled` word is written once.
   Kokkos::parallel_for(
-      "mimd::bfs::init", Kokkos::RangePolicy<Exec>(0, ws.n), KOKKOS_LAMBDA(const std::int32_t v) {
-        const std::int64_t d = row_map[v + 1] - row_map[v];
-        const std::int32_t enc =
-            d < kMaxEncodedDegree ? static_cast<std::int32_t>(d) : kMaxEncodedDegree;
-        if ((v & 63) == 0) visited[v >> 6] = 0;
-        if (v == source) {
-          parent[v] = source;
-          if (depth) depth[v] = 0;
-          queue[0] = source;
-          queue_deg[0] = enc;
-        } else {
-          parent[v] = -enc - 1;
-          if (depth) depth[v] = -1;
+      "mimd::bfs::init", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
+      KOKKOS_LAMBDA(const std::int64_t w) {
+        const std::int32_t begin = static_cast<std::int32_t>(w * 64);
+        const std::int32_t end = n - begin < 64 ? n : begin + 64;
+        Word word = 0;
+        for (std::int32_t v = begin; v < end; ++v) {
+          const std::int64_t d = row_map[v + 1] - row_map[v];
+          parent[v] =
+              -(d < kMaxEncodedDegree ? static_cast<std::int32_t>(d) : kMaxEncodedDegree) - 1;
+          word |= Word(in_row_map[v + 1] == in_row_map[v]) << (v - begin);
         }
+        if (depth) {
+          for (std::int32_t v = begin; v < end; ++v) depth[v] = -1;
+        }
+        if (source >= begin && source < end) {
+          queue[0] = source;
+          queue_deg[0] = -parent[source] - 1;
+          parent[source] = source;
+          if (depth) depth[source] = 0;
+          word |= Word(1) << (source - begin);
+        }
+        settled[w] = word;
       });
   Kokkos::deep_copy(ws.tail, 1);
   ws.head = 0;
