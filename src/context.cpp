@@ -96,21 +96,21 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
     b.thread = t;
     hwloc_cpuset_t set = hwloc_bitmap_alloc();
     if (options.bind != BindPolicy::None && nslots > 0) {
-      hwloc_obj_t obj =
-          hwloc_get_obj_by_type(topo, slot_type, static_cast<unsigned>(t % nslots));
+      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, slot_type, static_cast<unsigned>(t % nslots));
       if (hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_THREAD) != 0) ++failures;
       b.bound_core = slot_type == HWLOC_OBJ_CORE ? static_cast<int>(obj->logical_index) : -1;
       if (slot_type == HWLOC_OBJ_PU) {
         hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, obj);
-        b.bound_core = core ? static_cast<int>(core->logical_index)
-                            : static_cast<int>(obj->logical_index);
+        b.bound_core =
+            core ? static_cast<int>(core->logical_index) : static_cast<int>(obj->logical_index);
       }
     }
     hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
     b.cpuset = cpuset_text(set);
     sched_yield();
     b.observed_pu = sched_getcpu();
-    b.verified = b.observed_pu >= 0 && hwloc_bitmap_isset(set, static_cast<unsigned>(b.observed_pu));
+    b.verified =
+        b.observed_pu >= 0 && hwloc_bitmap_isset(set, static_cast<unsigned>(b.observed_pu));
     hwloc_bitmap_free(set);
   }
   hwloc_topology_destroy(topo);
@@ -122,15 +122,31 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
   if (!options.profile_path.empty()) s.tuning = load_profile(options.profile_path, s.tuning);
 }
 
-const Topology& ExecutionContext::topology() const { return state_->topology; }
-int ExecutionContext::num_threads() const { return state_->num_threads; }
-const std::vector<ThreadBinding>& ExecutionContext::bindings() const { return state_->bindings; }
-BindPolicy ExecutionContext::bind_policy() const { return state_->bind; }
-bool ExecutionContext::owns_kokkos() const { return state_->owns_kokkos; }
-const TuningProfile& ExecutionContext::tuning() const { return state_->tuning; }
-TuningProfile& ExecutionContext::tuning() { return state_->tuning; }
+const Topology& ExecutionContext::topology() const {
+  return state_->topology;
+}
+int ExecutionContext::num_threads() const {
+  return state_->num_threads;
+}
+const std::vector<ThreadBinding>& ExecutionContext::bindings() const {
+  return state_->bindings;
+}
+BindPolicy ExecutionContext::bind_policy() const {
+  return state_->bind;
+}
+bool ExecutionContext::owns_kokkos() const {
+  return state_->owns_kokkos;
+}
+const TuningProfile& ExecutionContext::tuning() const {
+  return state_->tuning;
+}
+TuningProfile& ExecutionContext::tuning() {
+  return state_->tuning;
+}
 
-std::string ExecutionContext::backend() const { return Kokkos::DefaultExecutionSpace::name(); }
+std::string ExecutionContext::backend() const {
+  return Kokkos::DefaultExecutionSpace::name();
+}
 
 std::string ExecutionContext::kokkos_version() const {
   return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +

@@ -52,11 +52,10 @@ void check_fits_ordinal(std::int64_t n, const char* what) {
 }
 
 template <class Pattern>
-void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues,
-                      bool has_values) {
+void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues, bool has_values) {
   if (a.nrows < 0 || a.ncols < 0)
-    throw InvalidMatrix("extents", "negative extent " + std::to_string(a.nrows) + "x" +
-                                       std::to_string(a.ncols));
+    throw InvalidMatrix(
+        "extents", "negative extent " + std::to_string(a.nrows) + "x" + std::to_string(a.ncols));
   if (a.row_map.extent(0) != static_cast<std::size_t>(a.nrows) + 1)
     throw InvalidMatrix("row_map", "has " + std::to_string(a.row_map.extent(0)) +
                                        " entries, expected nrows + 1 = " +
@@ -69,8 +68,8 @@ void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues
                         "is " + std::to_string(a.row_map(a.nrows)) +
                             ", expected the number of entries " + std::to_string(nnz));
   if (has_values && nvalues != static_cast<std::size_t>(nnz))
-    throw InvalidMatrix("values", "has " + std::to_string(nvalues) + " entries, expected " +
-                                      std::to_string(nnz));
+    throw InvalidMatrix(
+        "values", "has " + std::to_string(nvalues) + " entries, expected " + std::to_string(nnz));
   for (std::int64_t r = 0; r < a.nrows; ++r) {
     const auto b = a.row_map(r), e = a.row_map(r + 1);
     if (e < b)
@@ -80,9 +79,9 @@ void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues
     for (auto j = b; j < e; ++j) {
       const auto c = a.entries(j);
       if (c < 0 || c >= a.ncols)
-        throw InvalidMatrix("entries[" + std::to_string(j) + "] (row " + std::to_string(r) + ")",
-                            "column " + std::to_string(c) + " outside [0, " +
-                                std::to_string(a.ncols) + ")");
+        throw InvalidMatrix(
+            "entries[" + std::to_string(j) + "] (row " + std::to_string(r) + ")",
+            "column " + std::to_string(c) + " outside [0, " + std::to_string(a.ncols) + ")");
       if (require_sorted && j > b && a.entries(j - 1) >= c)
         throw InvalidMatrix("entries[" + std::to_string(j) + "] (row " + std::to_string(r) + ")",
                             "column " + std::to_string(c) + " not greater than previous column " +
@@ -103,9 +102,9 @@ HostCsr<Scalar> transpose_impl(std::int32_t nrows, std::int32_t ncols,
                                         static_cast<std::size_t>(ncols) + 1);
   t.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("At.entries"),
                                         static_cast<std::size_t>(nnz));
-  t.values = typename HostCsr<Scalar>::values_type(
-      Kokkos::ViewAllocateWithoutInitializing("At.values"),
-      vals ? static_cast<std::size_t>(nnz) : 0);
+  t.values =
+      typename HostCsr<Scalar>::values_type(Kokkos::ViewAllocateWithoutInitializing("At.values"),
+                                            vals ? static_cast<std::size_t>(nnz) : 0);
   std::vector<std::int64_t> count(static_cast<std::size_t>(ncols) + 1, 0);
   for (std::int64_t j = 0; j < nnz; ++j) ++count[static_cast<std::size_t>(en(j)) + 1];
   std::partial_sum(count.begin(), count.end(), count.begin());
@@ -240,10 +239,10 @@ RowStats row_stats(const HostPattern& a) {
   return s;
 }
 
-#define MIMD_INSTANTIATE_CSR(S)                                                 \
-  template HostCsr<S> csr_from_coo<S>(const CooMatrix<S>&, DuplicatePolicy);    \
-  template void sort_columns<S>(HostCsr<S>&);                                   \
-  template void validate<S>(const HostCsr<S>&, bool);                           \
+#define MIMD_INSTANTIATE_CSR(S)                                              \
+  template HostCsr<S> csr_from_coo<S>(const CooMatrix<S>&, DuplicatePolicy); \
+  template void sort_columns<S>(HostCsr<S>&);                                \
+  template void validate<S>(const HostCsr<S>&, bool);                        \
   template HostCsr<S> transpose<S>(const HostCsr<S>&);
 MIMD_INSTANTIATE_CSR(float)
 MIMD_INSTANTIATE_CSR(double)

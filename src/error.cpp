@@ -4,18 +4,30 @@ namespace mimd {
 
 const char* to_string(ParseErrorKind kind) noexcept {
   switch (kind) {
-    case ParseErrorKind::EmptyFile: return "empty file";
-    case ParseErrorKind::BadBanner: return "bad banner";
-    case ParseErrorKind::UnsupportedField: return "unsupported field";
-    case ParseErrorKind::BadSizeLine: return "bad size line";
-    case ParseErrorKind::SizeOverflow: return "size overflow";
-    case ParseErrorKind::NotANumber: return "not a number";
-    case ParseErrorKind::IndexOutOfRange: return "index out of range";
-    case ParseErrorKind::TooFewEntries: return "too few entries";
-    case ParseErrorKind::TooManyEntries: return "too many entries";
-    case ParseErrorKind::Truncated: return "truncated file";
-    case ParseErrorKind::BadArchive: return "bad archive";
-    case ParseErrorKind::BadCache: return "bad cache";
+    case ParseErrorKind::EmptyFile:
+      return "empty file";
+    case ParseErrorKind::BadBanner:
+      return "bad banner";
+    case ParseErrorKind::UnsupportedField:
+      return "unsupported field";
+    case ParseErrorKind::BadSizeLine:
+      return "bad size line";
+    case ParseErrorKind::SizeOverflow:
+      return "size overflow";
+    case ParseErrorKind::NotANumber:
+      return "not a number";
+    case ParseErrorKind::IndexOutOfRange:
+      return "index out of range";
+    case ParseErrorKind::TooFewEntries:
+      return "too few entries";
+    case ParseErrorKind::TooManyEntries:
+      return "too many entries";
+    case ParseErrorKind::Truncated:
+      return "truncated file";
+    case ParseErrorKind::BadArchive:
+      return "bad archive";
+    case ParseErrorKind::BadCache:
+      return "bad cache";
   }
   return "unknown";
 }

@@ -144,7 +144,9 @@ Topology discover_topology() {
     core.os_index = static_cast<int>(c->os_index);
     core.package = parent_index<int>(topo, c, HWLOC_OBJ_PACKAGE);
     unsigned pu_id;
-    hwloc_bitmap_foreach_begin(pu_id, c->cpuset) { core.pus.push_back(static_cast<int>(pu_id)); }
+    hwloc_bitmap_foreach_begin(pu_id, c->cpuset) {
+      core.pus.push_back(static_cast<int>(pu_id));
+    }
     hwloc_bitmap_foreach_end();
     // The NUMA node whose cpuset holds this core.
     for (int n = 0; n < nnuma; ++n) {

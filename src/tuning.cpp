@@ -117,7 +117,8 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
                        j["spmm_combine"].dump());
   }
   if (p.spmm_block_nnz < 1 || p.bfs_alpha < 1 || p.bfs_beta < 1 || p.spmm_k_tile < 1)
-    throw InvalidArgument(path + ": spmm_block_nnz, spmm_k_tile, bfs_alpha and bfs_beta must be >= 1");
+    throw InvalidArgument(path +
+                          ": spmm_block_nnz, spmm_k_tile, bfs_alpha and bfs_beta must be >= 1");
   return p;
 }
 

@@ -30,11 +30,11 @@ struct ContextOptions {
 
 /// Where one worker thread runs, as verified after binding.
 struct ThreadBinding {
-  int thread = 0;           ///< thread id inside the execution space
-  int bound_core = -1;      ///< logical core index it was bound to, -1 when unbound
-  std::string cpuset;       ///< PUs it may run on, e.g. "0" or "0-3"
-  int observed_pu = -1;     ///< the PU it was last seen running on
-  bool verified = false;    ///< observed_pu lies inside cpuset
+  int thread = 0;         ///< thread id inside the execution space
+  int bound_core = -1;    ///< logical core index it was bound to, -1 when unbound
+  std::string cpuset;     ///< PUs it may run on, e.g. "0" or "0-3"
+  int observed_pu = -1;   ///< the PU it was last seen running on
+  bool verified = false;  ///< observed_pu lies inside cpuset
 };
 
 /// Holds the Kokkos runtime (initialising it when needed, through a shared guard),

@@ -138,8 +138,7 @@ CsrMatrix<Scalar, Ordinal, Offset, HostMemorySpace> wrap_csr(Ordinal nrows, Ordi
   if (row_map == nullptr) throw InvalidArgument("wrap_csr: row_map is null");
   const Offset nnz = row_map[nrows];
   if (nnz > 0 && (entries == nullptr || values == nullptr))
-    throw InvalidArgument("wrap_csr: entries or values is null while nnz = " +
-                          std::to_string(nnz));
+    throw InvalidArgument("wrap_csr: entries or values is null while nnz = " + std::to_string(nnz));
   using M = CsrMatrix<Scalar, Ordinal, Offset, HostMemorySpace>;
   M m;
   m.nrows = nrows;

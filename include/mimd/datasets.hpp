@@ -24,18 +24,18 @@ std::string find_dataset(const std::string& name);
 
 /// One row of a MANIFEST.tsv.
 struct ManifestEntry {
-  std::string path;          ///< relative to the manifest's folder, e.g. "snap/Wiki-Vote.txt"
-  std::string name;          ///< display name, e.g. "HB/bcsstk13 (SuiteSparse id 35)"
+  std::string path;  ///< relative to the manifest's folder, e.g. "snap/Wiki-Vote.txt"
+  std::string name;  ///< display name, e.g. "HB/bcsstk13 (SuiteSparse id 35)"
   std::int64_t rows = 0;
   std::int64_t cols = 0;
   std::int64_t nnz_stored = 0;    ///< entries as stored in the file
   std::int64_t nnz_expanded = 0;  ///< after symmetric expansion
   std::int64_t max_row_len = 0;
-  std::string format;        ///< e.g. "matrixmarket coordinate real symmetric"
-  std::string kind;          ///< e.g. "fem-structural", "social-directed"
+  std::string format;  ///< e.g. "matrixmarket coordinate real symmetric"
+  std::string kind;    ///< e.g. "fem-structural", "social-directed"
   std::string notes;
-  bool is_snap() const;      ///< an edge list (format starts with "snap")
-  bool is_complex() const;   ///< a complex Matrix Market file (rejected by the reader)
+  bool is_snap() const;     ///< an edge list (format starts with "snap")
+  bool is_complex() const;  ///< a complex Matrix Market file (rejected by the reader)
   /// Short name: file name without folders and extensions ("bcsstk13").
   std::string short_name() const;
 };

@@ -116,14 +116,14 @@ class RuntimeFailure : public Error {
 class InternalError : public Error {
  public:
   InternalError(const char* file, int line, const std::string& what)
-      : Error(std::string("internal error at ") + file + ":" + std::to_string(line) + ": " +
-              what) {}
+      : Error(std::string("internal error at ") + file + ":" + std::to_string(line) + ": " + what) {
+  }
 };
 
 }  // namespace mimd
 
 /// Throws mimd::InternalError with the source location when `cond` is false.
-#define MIMD_ASSERT(cond, msg)                                          \
-  do {                                                                  \
+#define MIMD_ASSERT(cond, msg)                                           \
+  do {                                                                   \
     if (!(cond)) throw ::mimd::InternalError(__FILE__, __LINE__, (msg)); \
   } while (0)

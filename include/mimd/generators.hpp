@@ -10,34 +10,53 @@
 namespace mimd {
 
 /// Graph500 Kronecker (R-MAT with A = 0.57, B = 0.19, C = 0.19, D = 0.05):
-/// 2^scale vertices, edge_factor * 2^scale edges, vertex ids permuted. The result is
-/// symmetrised (both directions stored); self-loops and duplicates removed.
+/// 2^scale vertices, edge_factor * 2^scale edges, vertex ids permuted (a keyed
+/// pseudo-random bijection of [0, 2^scale)). The result is symmetrised (both
+/// directions stored); self-loops and duplicates removed; columns sorted.
+/// @throws InvalidArgument scale outside [1, 30] or edge_factor < 1
 HostPattern kronecker(int scale, int edge_factor = 16, std::uint64_t seed = 27491095);
 
 /// Uniform random graph (GAP's urand): 2^scale vertices, edge_factor * 2^scale edges
-/// with uniformly random endpoints, symmetrised, self-loops and duplicates removed.
+/// with uniformly random endpoints, symmetrised, self-loops and duplicates removed;
+/// columns sorted. Degrees are close to Poisson(2 edge_factor).
+/// @throws InvalidArgument scale outside [1, 30] or edge_factor < 1
 HostPattern uniform_random(int scale, int edge_factor = 16, std::uint64_t seed = 27491095);
 
-/// 5-point (2D, n x n) or 7-point (3D, n^3) Laplacian-like stencil with values
-/// (2d on the diagonal, -1 off it); `points` = 5, 9 (2D) or 7, 27 (3D).
+/// Laplacian-like stencils on an n x n (2D) or n^3 (3D) grid, natural ordering
+/// (x fastest): `points` = 5 or 9 (2D), 7 or 27 (3D). Off-diagonal entries are -1, the
+/// diagonal is points - 1, so interior rows hold exactly `points` entries summing to 0;
+/// boundary rows drop the neighbours outside the grid (Dirichlet, diagonally dominant).
+/// Columns sorted; the matrix is symmetric.
+/// @throws InvalidArgument n < 1, another `points`, or more than 2^31 - 1 grid points
 HostCsr<double> stencil_2d(int n, int points = 5);
 HostCsr<double> stencil_3d(int n, int points = 27);
 
-/// Matrix with power-law row lengths: rows x cols, mean row length `mean`, Zipf-like
-/// exponent `exponent`, plus `long_rows` rows of `long_len` nonzeros (to stress row
-/// splitting). Columns uniform random, values in [-1, 1).
+/// Matrix with power-law row lengths: rows x cols. The ordinary rows get lengths
+/// proportional to Pareto weights with density ~ x^-exponent (capped at cols), rescaled
+/// so that their mean is about `mean` (stochastic rounding; rows may be empty). On top,
+/// `long_rows` rows, spread evenly over the matrix, hold exactly `long_len` nonzeros
+/// (0: cols / 2) to stress row splitting. Columns distinct, uniform random and sorted;
+/// values in [-1, 1).
+/// @throws InvalidArgument rows < 0, cols < 1, extents above 2^31 - 1, mean outside
+///         (0, cols], exponent <= 1, long_rows outside [0, rows], long_len outside [0, cols]
 HostCsr<double> power_law(std::int64_t rows, std::int64_t cols, double mean, double exponent = 2.0,
                           int long_rows = 4, std::int64_t long_len = 0,
                           std::uint64_t seed = 27491095);
 
-/// Uniform random matrix: rows x cols with `per_row` nonzeros per row on average.
+/// Uniform random matrix: rows x cols, round(rows * per_row) uniformly random
+/// positions (duplicates merged, so slightly fewer entries), values in [-1, 1),
+/// columns sorted. Row lengths are close to Poisson(per_row).
+/// @throws InvalidArgument rows < 0, cols < 1, extents above 2^31 - 1, per_row outside
+///         [0, cols]
 HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_row,
                                std::uint64_t seed = 27491095);
 
 /// A generator spec as the benchmark accepts it: "kron:SCALE[:EF]", "urand:SCALE[:EF]",
 /// "stencil2d:N[:POINTS]", "stencil3d:N[:POINTS]", "powerlaw:ROWS[:MEAN[:EXP[:LONGROWS]]]",
-/// "uniform:ROWS[:PER_ROW]". Graph specs give value 1 on every edge.
-/// @throws InvalidArgument naming the spec and what is expected
+/// "uniform:ROWS[:PER_ROW]". Defaults: EF = 16, POINTS = 5 (2D) / 27 (3D), MEAN = 16,
+/// EXP = 2, LONGROWS = 4, PER_ROW = 16; powerlaw and uniform are square; every
+/// generator uses its default seed. Graph specs give value 1 on every edge.
+/// @throws InvalidArgument naming the spec, the bad field and what is expected
 HostCsr<double> generate(const std::string& spec);
 /// True when `spec` has the form of a generator spec (a known prefix and a colon).
 bool is_generator_spec(const std::string& spec);

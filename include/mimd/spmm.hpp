@@ -81,10 +81,10 @@ class SpmmPlan {
   int block_nnz() const;            ///< LSSM block size in use (0 for others)
   bool uses_scratch() const;
   SplitCombine combine() const;
-  std::int64_t num_units() const;   ///< work units of the plan (LSSM, merge path)
+  std::int64_t num_units() const;  ///< work units of the plan (LSSM, merge path)
   std::int64_t num_split_rows() const;
-  double inspect_seconds() const;   ///< wall time of the inspection
-  std::string describe() const;     ///< one line: algorithm, block, units, split rows
+  double inspect_seconds() const;  ///< wall time of the inspection
+  std::string describe() const;    ///< one line: algorithm, block, units, split rows
 
   struct State;
 

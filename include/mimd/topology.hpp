@@ -10,11 +10,11 @@ namespace mimd {
 /// One level of the cache hierarchy (the first object of that depth found by hwloc;
 /// caches of one level are assumed alike).
 struct CacheLevel {
-  int level = 0;                ///< 1, 2, 3
-  std::uint64_t size_bytes = 0; ///< per instance
+  int level = 0;                 ///< 1, 2, 3
+  std::uint64_t size_bytes = 0;  ///< per instance
   int line_bytes = 0;
-  int instances = 0;            ///< how many such caches the machine has
-  int associativity = 0;        ///< 0 when unknown, -1 fully associative
+  int instances = 0;      ///< how many such caches the machine has
+  int associativity = 0;  ///< 0 when unknown, -1 fully associative
 };
 
 struct NumaNode {
@@ -34,11 +34,11 @@ struct Core {
 /// SIMD capabilities: what the build targets (compile-time macros) and what the CPU
 /// supports (`__builtin_cpu_supports`); hwloc does not report either.
 struct SimdInfo {
-  std::string build_isa;   ///< widest ISA the compiler targets: "avx512", "avx2", "sse2", ...
-  int build_bytes = 0;     ///< vector width in bytes the build targets (64, 32, 16)
-  std::string cpu_isa;     ///< widest ISA the running CPU supports
+  std::string build_isa;  ///< widest ISA the compiler targets: "avx512", "avx2", "sse2", ...
+  int build_bytes = 0;    ///< vector width in bytes the build targets (64, 32, 16)
+  std::string cpu_isa;    ///< widest ISA the running CPU supports
   int cpu_bytes = 0;
-  bool fma = false;        ///< CPU supports fused multiply-add
+  bool fma = false;  ///< CPU supports fused multiply-add
 };
 
 struct Topology {

@@ -22,17 +22,17 @@ struct TuningProfile {
   std::string name;  ///< e.g. "cpu-avx512-l1_32k-l2_1m"; recorded by the benchmark
 
   // SpMM (LSSM)
-  int spmm_block_nnz = 256;         ///< nonzeros per unit: rows longer are split, shorter merged
-  int spmm_units_per_thread = 8;    ///< minimum units per thread before blocks are shrunk
-  bool spmm_use_scratch = false;    ///< stage a unit's slice of A in team scratch memory
+  int spmm_block_nnz = 256;       ///< nonzeros per unit: rows longer are split, shorter merged
+  int spmm_units_per_thread = 8;  ///< minimum units per thread before blocks are shrunk
+  bool spmm_use_scratch = false;  ///< stage a unit's slice of A in team scratch memory
   SplitCombine spmm_combine = SplitCombine::TwoPass;
-  int simd_bytes = 32;              ///< vector width for the loop over k
-  int spmm_k_tile = 32;             ///< columns of B/C processed together for large k
+  int simd_bytes = 32;   ///< vector width for the loop over k
+  int spmm_k_tile = 32;  ///< columns of B/C processed together for large k
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;
   int bfs_beta = 18;
-  int bfs_hub_degree = 4096;        ///< out-degree above which top-down splits a vertex's edges
+  int bfs_hub_degree = 4096;  ///< out-degree above which top-down splits a vertex's edges
 
   /// JSON object with every field.
   std::string to_json() const;

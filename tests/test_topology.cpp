@@ -1,0 +1,166 @@
+// Execution layer: topology discovery, thread binding, tuning profiles.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "mimd/context.hpp"
+#include "mimd/error.hpp"
+#include "mimd/memory.hpp"
+#include "support/test_context.hpp"
+
+namespace {
+
+TEST(Topology, CountsMatchTheOperatingSystem) {
+  const auto topo = mimd::discover_topology();
+  const long online = sysconf(_SC_NPROCESSORS_ONLN);
+  EXPECT_EQ(topo.pus, online) << "hwloc PUs vs sysconf(_SC_NPROCESSORS_ONLN)";
+  EXPECT_GE(topo.cores, 1);
+  EXPECT_LE(topo.cores, topo.pus);
+  EXPECT_EQ(static_cast<int>(topo.core_list.size()), topo.cores);
+  int pus_in_cores = 0;
+  for (const auto& c : topo.core_list) pus_in_cores += static_cast<int>(c.pus.size());
+  EXPECT_EQ(pus_in_cores, topo.pus);
+  EXPECT_GE(topo.packages, 1);
+  EXPECT_GE(topo.numa_nodes, 1);
+  EXPECT_GT(topo.total_memory_bytes, 0u);
+}
+
+TEST(Topology, CachesAreOrderedAndPlausible) {
+  const auto topo = mimd::discover_topology();
+  ASSERT_FALSE(topo.caches.empty()) << "hwloc found no cache";
+  for (std::size_t i = 0; i < topo.caches.size(); ++i) {
+    EXPECT_GT(topo.caches[i].size_bytes, 0u);
+    if (i > 0) {
+      EXPECT_GT(topo.caches[i].level, topo.caches[i - 1].level);
+      EXPECT_GE(topo.caches[i].size_bytes, topo.caches[i - 1].size_bytes);
+    }
+  }
+  const int line = topo.line_bytes();
+  EXPECT_TRUE(line == 32 || line == 64 || line == 128) << line;
+}
+
+TEST(Topology, SimdBuildNeverExceedsCpu) {
+  const auto s = mimd::detect_simd();
+  EXPECT_GE(s.build_bytes, 8);
+  // A binary that targets wider vectors than the CPU has would not have started.
+  EXPECT_LE(s.build_bytes, s.cpu_bytes);
+}
+
+TEST(Topology, JsonHasTheDocumentedFields) {
+  const auto topo = mimd::discover_topology();
+  const auto j = nlohmann::json::parse(topo.to_json());
+  for (const char* key : {"cpu_model", "packages", "numa_nodes", "cores", "pus", "memory_bytes",
+                          "caches", "numa", "core_list", "simd", "hwloc_version"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["cores"].get<int>(), topo.cores);
+  EXPECT_EQ(j["caches"].size(), topo.caches.size());
+  EXPECT_NE(topo.to_text().find("Cores:"), std::string::npos);
+}
+
+TEST(Context, OneBoundThreadPerCoreByDefault) {
+  const auto& ctx = mimd::testing::context();
+  EXPECT_EQ(ctx.num_threads(), ctx.topology().cores);
+  ASSERT_EQ(static_cast<int>(ctx.bindings().size()), ctx.num_threads());
+  std::vector<int> cores;
+  for (const auto& b : ctx.bindings()) {
+    EXPECT_TRUE(b.verified) << "thread " << b.thread << " runs on PU " << b.observed_pu
+                            << " outside its cpuset " << b.cpuset;
+    EXPECT_GE(b.bound_core, 0);
+    cores.push_back(b.bound_core);
+  }
+  std::sort(cores.begin(), cores.end());
+  EXPECT_EQ(std::unique(cores.begin(), cores.end()), cores.end()) << "two threads on one core";
+  EXPECT_EQ(ctx.backend(), Kokkos::DefaultExecutionSpace::name());
+}
+
+TEST(Context, SecondContextSharesTheRuntime) {
+  // Kokkos is already initialised (by the test driver): a new context must not
+  // re-initialise it and must use the existing pool.
+  mimd::ExecutionContext other;
+  EXPECT_EQ(other.num_threads(), mimd::testing::context().num_threads());
+  EXPECT_EQ(other.owns_kokkos(), mimd::testing::context().owns_kokkos());
+}
+
+TEST(Context, RejectsImpossibleThreadCounts) {
+  mimd::ContextOptions neg;
+  neg.num_threads = -1;
+  EXPECT_THROW(mimd::ExecutionContext{neg}, mimd::InvalidArgument);
+  mimd::ContextOptions many;
+  many.num_threads = mimd::discover_topology().pus + 1;
+  try {
+    mimd::ExecutionContext c{many};
+    FAIL() << "more bound threads than PUs accepted";
+  } catch (const mimd::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("PUs"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Tuning, CpuProfileFollowsTheCaches) {
+  mimd::Topology topo = mimd::discover_topology();
+  topo.caches = {{1, 32 * 1024, 64, 1, 8}, {2, 1024 * 1024, 64, 1, 8}};
+  const auto small = mimd::default_profile(topo, "OpenMP");
+  topo.caches[0].size_bytes = 128 * 1024;
+  const auto large = mimd::default_profile(topo, "OpenMP");
+  EXPECT_GT(large.spmm_block_nnz, small.spmm_block_nnz);
+  EXPECT_EQ(small.spmm_combine, mimd::SplitCombine::TwoPass);
+  const auto gpu = mimd::default_profile(topo, "Cuda");
+  EXPECT_EQ(gpu.spmm_combine, mimd::SplitCombine::Atomic);
+  EXPECT_TRUE(gpu.spmm_use_scratch);
+  EXPECT_EQ(small.bfs_alpha, 15);
+  EXPECT_EQ(small.bfs_beta, 18);
+}
+
+TEST(Tuning, JsonOverridesAndRejectsBadValues) {
+  const std::string path = ::testing::TempDir() + "/mimd_profile.json";
+  {
+    std::ofstream f(path);
+    f << R"({"spmm_block_nnz": 77, "spmm_combine": "atomic", "bfs_alpha": 9})";
+  }
+  const auto base = mimd::default_profile(mimd::discover_topology(), "OpenMP");
+  const auto p = mimd::load_profile(path, base);
+  EXPECT_EQ(p.spmm_block_nnz, 77);
+  EXPECT_EQ(p.spmm_combine, mimd::SplitCombine::Atomic);
+  EXPECT_EQ(p.bfs_alpha, 9);
+  EXPECT_EQ(p.bfs_beta, base.bfs_beta);
+  {
+    std::ofstream f(path);
+    f << R"({"spmm_block_nnz": "big"})";
+  }
+  try {
+    mimd::load_profile(path, base);
+    FAIL() << "a string block size was accepted";
+  } catch (const mimd::ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("spmm_block_nnz"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(mimd::load_profile(path + ".missing", base), mimd::IoError);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Memory, FirstTouchZeroesAndPlacesOnAKnownNode) {
+  const auto& ctx = mimd::testing::context();
+  const std::size_t n = 1 << 20;
+  auto v = mimd::allocate<double>(ctx, "ft", n);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  double sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += h(i);
+  EXPECT_EQ(sum, 0.0);
+  const int node = mimd::numa_node_of(v.data());
+  EXPECT_GE(node, 0) << "hwloc could not locate a touched page";
+  bool known = false;
+  for (const auto& nn : ctx.topology().numa) known |= nn.os_index == node;
+  EXPECT_TRUE(known) << "page on node " << node << " which the topology does not list";
+  auto s = mimd::allocate<int>(ctx, "serial", 1000, mimd::Placement::Serial);
+  EXPECT_EQ(s.extent(0), 1000u);
+}
+
+}  // namespace
