@@ -21,6 +21,8 @@ namespace {
 constexpr int kLocalBuffer = 256;
 /// Smallest block of edges worth a separate work item.
 constexpr std::int64_t kMinBlockEdges = 256;
+/// Prefetch distance, in frontier vertices.
+constexpr std::int32_t kAhead = 8;
 
 }  // namespace
 
@@ -96,6 +98,10 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
         std::int32_t i = lo;
         while (e < e_end) {
           while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
+          // Software pipelining of the misses: the row offsets of the vertex
+          // 2 * kAhead places on, the adjacency list of the one kAhead places on.
+          if (i + 2 * kAhead < f) prefetch(row_map + queue[head + i + 2 * kAhead]);
+          if (i + kAhead < f) prefetch(entries + row_map[queue[head + i + kAhead]]);
           const std::int32_t u = queue[head + i];
           const std::int64_t shift = row_map[u] - offsets[i];
           const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
