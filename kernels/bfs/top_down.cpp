@@ -23,6 +23,8 @@ constexpr int kLocalBuffer = 256;
 constexpr std::int64_t kMinBlockEdges = 256;
 /// Prefetch distance, in frontier vertices.
 constexpr std::int32_t kAhead = 8;
+/// Prefetch distance of the parents, in edges.
+constexpr std::int64_t kAheadEdges = 16;
 
 }  // namespace
 
@@ -106,6 +108,9 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
           const std::int64_t shift = row_map[u] - offsets[i];
           const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
           for (; e < stop; ++e) {
+            // A successful claim is a locked instruction, which stalls later loads;
+            // prefetches are not held back, so the parents read next stay in flight.
+            if (e + kAheadEdges < stop) prefetch(parent + entries[shift + e + kAheadEdges]);
             const std::int32_t v = entries[shift + e];
             const std::int32_t seen = parent[v];
             if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {
