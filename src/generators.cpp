@@ -9,6 +9,7 @@
 #include "mimd/generators.hpp"
 
 #include <omp.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
@@ -18,6 +19,8 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace mimd {
@@ -76,6 +79,34 @@ struct Edge {
   std::int32_t u, v;
 };
 
+// Uninitialised scratch array of trivially copyable T for the edge lists (up to
+// gigabytes): mapped directly and advised to use transparent huge pages, which divides
+// the page faults of the first touch by 512.
+template <class T>
+class Scratch {
+ public:
+  explicit Scratch(std::size_t n) : bytes_(std::max<std::size_t>(1, n * sizeof(T))) {
+    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    madvise(p, bytes_, MADV_HUGEPAGE);  // advisory: ignored where THP is unavailable
+    data_ = static_cast<T*>(p);
+  }
+  Scratch(Scratch&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_) {}
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  Scratch& operator=(Scratch&&) = delete;
+  ~Scratch() { reset(); }
+  void reset() {
+    if (data_ != nullptr) munmap(data_, bytes_);
+    data_ = nullptr;
+  }
+  T* get() const { return data_; }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t bytes_;
+};
+
 void check_scale(const char* who, int scale, int edge_factor) {
   if (scale < 1 || scale > 30)
     throw InvalidArgument(std::string(who) + ": scale " + std::to_string(scale) +
@@ -104,16 +135,15 @@ void exclusive_scan(std::vector<std::int64_t>& a) {
 
 // Builds a CSR pattern from an edge list: each edge (u, v) is stored in row u, and also
 // in row v when `symmetric`; self-loops are dropped when `drop_self_loops`; columns are
-// sorted and duplicates removed. Frees `edges` once partitioned.
+// sorted and duplicates removed. `edges` is consumed (its memory is reused).
 //
 // Random scatters over the whole matrix miss the caches on every entry, so the build
 // first partitions the entries into buckets of consecutive rows (streaming writes, one
-// histogram per thread), sized so that a bucket's entries fit in L2; each bucket is then
-// counted, scattered into rows, sorted and deduplicated while it is cache resident.
-HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols,
-                               std::unique_ptr<Edge[]> edges, std::int64_t m, bool symmetric,
-                               bool drop_self_loops) {
-  constexpr std::int64_t kBucketEntries = std::int64_t{1} << 18;
+// histogram per thread), sized so that a bucket (2^17 entries) stays in cache; each is then
+// radix-sorted by (row, column) and deduplicated while it is cache resident.
+HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols, Scratch<Edge> edges,
+                               std::int64_t m, bool symmetric, bool drop_self_loops) {
+  constexpr std::int64_t kBucketEntries = std::int64_t{1} << 17;
   const std::int64_t upper = symmetric ? 2 * m : m;
   const std::int64_t target = std::clamp<std::int64_t>(upper / kBucketEntries, 1, 4096);
   int shift = 0;
@@ -123,7 +153,7 @@ HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols,
 
   // Phase 1: partition the entries (row, col) by bucket = row >> shift.
   std::vector<std::int64_t> bucket_start(static_cast<std::size_t>(nbuckets) + 1, 0);
-  std::unique_ptr<Edge[]> part(new Edge[static_cast<std::size_t>(upper)]);
+  Scratch<Edge> part(static_cast<std::size_t>(upper));
   {
     std::vector<std::int64_t> pos;
     const Edge* const e = edges.get();
@@ -163,36 +193,65 @@ HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols,
       }
     }
   }
-  edges.reset();
 
-  // Phase 2: inside each bucket, rows by counting sort, then sort and deduplicate each
-  // row. offs[r] = start of row r in `cols`, len[r] = its length after deduplication.
-  const std::int64_t total = bucket_start[nbuckets];
-  std::unique_ptr<std::int32_t[]> cols(new std::int32_t[static_cast<std::size_t>(total)]);
+  // Phase 2: inside each bucket, an LSD radix sort of the keys (row - r0, col) puts
+  // every row's columns in order; duplicates are then adjacent and dropped while the
+  // columns are written out. offs[r] = start of row r in `c`, len[r] = its length.
+  // The columns (at most 2m int32) go where the edge list (m pairs) was: fresh pages
+  // cost more than the copy itself.
+  static_assert(sizeof(Edge) == 2 * sizeof(std::int32_t), "Edge holds two int32");
+  std::int32_t* const c = reinterpret_cast<std::int32_t*>(edges.get());
   std::vector<std::int64_t> offs(static_cast<std::size_t>(nrows) + 1, 0);
   std::vector<std::int64_t> len(static_cast<std::size_t>(nrows) + 1, 0);
-  std::int32_t* const c = cols.get();
   std::int64_t* const o = offs.data();
   std::int64_t* const l = len.data();
   const Edge* const pe = part.get();
-#pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t b = 0; b < nbuckets; ++b) {
-    const std::int64_t r0 = b << shift;
-    const std::int64_t r1 = std::min<std::int64_t>(nrows, (b + 1) << shift);
-    const std::int64_t begin = bucket_start[b], end = bucket_start[b + 1];
-    for (std::int64_t i = begin; i < end; ++i) ++l[pe[i].u];
-    std::int64_t sum = begin;
-    for (std::int64_t r = r0; r < r1; ++r) {
-      o[r] = sum;
-      sum += l[r];
-      l[r] = o[r];  // reused as the scatter cursor
-    }
-    for (std::int64_t i = begin; i < end; ++i) c[l[pe[i].u]++] = pe[i].v;
-    for (std::int64_t r = r0; r < r1; ++r) {
-      std::int32_t* const rb = c + o[r];
-      std::int32_t* const re = c + l[r];
-      std::sort(rb, re);
-      l[r] = std::unique(rb, re) - rb;
+  int col_bits = 1;
+  while (col_bits < 31 && (std::int64_t{1} << col_bits) < ncols) ++col_bits;
+  const int key_bits = shift + col_bits;
+  const int passes = (key_bits + 11) / 12;
+  const int digit = (key_bits + passes - 1) / passes;
+  const std::uint64_t col_mask = (std::uint64_t{1} << col_bits) - 1;
+#pragma omp parallel
+  {
+    std::vector<std::uint64_t> keys, tmp;
+    std::vector<std::uint32_t> hist(std::size_t{1} << digit);
+#pragma omp for schedule(dynamic, 1)
+    for (std::int64_t b = 0; b < nbuckets; ++b) {
+      const std::int64_t r0 = b << shift;
+      const std::int64_t r1 = std::min<std::int64_t>(nrows, (b + 1) << shift);
+      const std::int64_t begin = bucket_start[b], end = bucket_start[b + 1];
+      const auto n = static_cast<std::size_t>(end - begin);
+      keys.resize(n);
+      tmp.resize(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const Edge x = pe[begin + static_cast<std::int64_t>(i)];
+        keys[i] =
+            (static_cast<std::uint64_t>(x.u - r0) << col_bits) | static_cast<std::uint32_t>(x.v);
+      }
+      for (int pass = 0; pass < passes; ++pass) {
+        const int sh = pass * digit;
+        const std::uint64_t mask = hist.size() - 1;
+        std::fill(hist.begin(), hist.end(), 0u);
+        for (const auto k : keys) ++hist[(k >> sh) & mask];
+        std::uint32_t sum = 0;
+        for (auto& h : hist) sum += std::exchange(h, sum);
+        for (const auto k : keys) tmp[hist[(k >> sh) & mask]++] = k;
+        keys.swap(tmp);
+      }
+      for (std::int64_t r = r0; r < r1; ++r) l[r] = 0;
+      std::int64_t out = begin;
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::uint64_t k = keys[i];
+        if (i > 0 && k == keys[i - 1]) continue;
+        c[out++] = static_cast<std::int32_t>(k & col_mask);
+        ++l[r0 + static_cast<std::int64_t>(k >> col_bits)];
+      }
+      std::int64_t start = begin;
+      for (std::int64_t r = r0; r < r1; ++r) {
+        o[r] = start;
+        start += l[r];
+      }
     }
   }
   part.reset();
@@ -219,8 +278,8 @@ HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols,
 // Allocates an uninitialised edge list of m edges filled block by block by `fill`,
 // called as fill(rng, first, count, edges + first) for each block of kEdgeBlock edges.
 template <class Fill>
-std::unique_ptr<Edge[]> generate_edges(std::int64_t m, std::uint64_t seed, Fill fill) {
-  std::unique_ptr<Edge[]> edges(new Edge[static_cast<std::size_t>(m)]);
+Scratch<Edge> generate_edges(std::int64_t m, std::uint64_t seed, Fill fill) {
+  Scratch<Edge> edges(static_cast<std::size_t>(m));
   Edge* const e = edges.get();
   const std::int64_t nblocks = (m + kEdgeBlock - 1) / kEdgeBlock;
 #pragma omp parallel for schedule(static)

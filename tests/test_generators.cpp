@@ -67,8 +67,8 @@ void expect_simple_undirected(const HostPattern& g) {
 TEST(Generators, DeterministicAcrossThreadCounts) {
   mimd::testing::context();
   const std::vector<std::pair<const char*, std::function<HostPattern()>>> graphs = {
-      {"kron", [] { return mimd::kronecker(12, 8, 5); }},
-      {"urand", [] { return mimd::uniform_random(12, 8, 5); }},
+      {"kron", [] { return mimd::kronecker(13, 16, 5); }},  // 2 row buckets
+      {"urand", [] { return mimd::uniform_random(13, 16, 5); }},
   };
   for (const auto& [name, make] : graphs) {
     SCOPED_TRACE(name);

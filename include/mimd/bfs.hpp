@@ -30,13 +30,17 @@ using GraphPattern = CsrPattern<std::int32_t, std::int64_t, DefaultMemorySpace>;
 /// arrays when the graph is undirected). Built once, reused across searches.
 class BfsGraph {
  public:
-  /// An undirected graph from a symmetric pattern (both directions stored).
-  /// Self-loops and duplicate edges are tolerated.
+  /// An undirected graph from a symmetric pattern (both directions stored; this is a
+  /// precondition, not checked: use symmetrize() when unsure). Self-loops, duplicate
+  /// edges and isolated vertices are tolerated. The arrays are shared, not copied.
   /// @throws InvalidArgument when the pattern is not square
   static BfsGraph undirected(const HostPattern& symmetric);
   /// A directed graph: the in-edges are built here by transposition.
+  /// @throws InvalidArgument when the pattern is not square
+  /// @throws InvalidMatrix when the pattern breaks a CSR invariant (also undirected())
   static BfsGraph directed(const HostPattern& out);
-  /// The symmetrised pattern of `p` (p + p^T, duplicates merged, self-loops kept).
+  /// The symmetrised pattern of `p` (p + p^T, duplicates merged, self-loops kept,
+  /// columns sorted). @throws InvalidArgument when `p` is not square
   static HostPattern symmetrize(const HostPattern& p);
 
   std::int32_t num_vertices() const;
@@ -52,6 +56,7 @@ class BfsGraph {
   struct State;
 
  private:
+  friend class BfsRunner;
   std::shared_ptr<State> state_;
 };
 
@@ -63,13 +68,17 @@ std::vector<BfsAlgorithm> bfs_algorithms();
 
 struct BfsOptions {
   BfsAlgorithm algorithm = BfsAlgorithm::DirectionOptimizing;
-  bool want_parents = true;
-  bool want_depths = true;
-  bool log_steps = false;  ///< record a BfsStep per level
-  int alpha = 0;           ///< 0: the context's tuning profile (15 by default)
-  int beta = 0;            ///< 0: the context's tuning profile (18 by default)
+  bool want_parents = true;  ///< fill BfsResult::parents
+  bool want_depths = true;   ///< fill BfsResult::depths (costs one write per vertex)
+  bool log_steps = false;    ///< record a BfsStep per level (fences around every step)
+  /// Direction-optimizing only: go bottom-up when the frontier's out-edges exceed the
+  /// unexplored edges / alpha; return top-down when the frontier shrinks below
+  /// n / beta. 0: the context's tuning profile (bfs_alpha 15, bfs_beta 18 by default).
+  int alpha = 0;
+  int beta = 0;
 };
 
+/// One level of a search: which direction expanded it and what it cost.
 struct BfsStep {
   bool bottom_up = false;
   std::int64_t frontier = 0;  ///< vertices in the frontier this step expanded
@@ -86,10 +95,15 @@ struct BfsResult {
   std::vector<BfsStep> steps;  ///< empty unless log_steps
 };
 
-/// Runs many searches on one graph reusing every buffer.
+/// Runs many searches on one graph reusing every buffer (parents, depths, queue,
+/// bitmaps and the result's vectors): allocate once, then call run() per source.
+/// The runner holds a shared handle to the graph (no copy; it stays alive).
+/// @throws InvalidArgument (constructor) for a default-constructed graph, a negative
+///         alpha or beta, or a tuning profile whose bfs_alpha / bfs_beta is not > 0
 class BfsRunner {
  public:
   BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options = {});
+  /// One search; the returned reference stays valid until the next run().
   /// @throws InvalidArgument when source is outside [0, num_vertices)
   const BfsResult& run(std::int32_t source);
   const BfsOptions& options() const;
@@ -100,7 +114,7 @@ class BfsRunner {
   std::shared_ptr<State> state_;
 };
 
-/// One search. Same errors as BfsRunner::run.
+/// One search (a BfsRunner used once). Same errors as BfsRunner and BfsRunner::run.
 BfsResult bfs(const ExecutionContext& ctx, const BfsGraph& graph, std::int32_t source,
               const BfsOptions& options = {});
 
@@ -116,7 +130,13 @@ struct BfsValidation {
 /// 4) every graph edge joins vertices whose depths differ by at most one, or both
 ///    endpoints are unreached (directed: depth[v] <= depth[u] + 1 for u -> v);
 /// 5) every vertex reachable from the source is in the tree.
-/// `depths` may be empty: they are then derived from the parents.
+/// `depths` may be empty: they are then derived from the parents (a cycle or a chain
+/// ending at an unreached vertex breaks rule 1). `parents` may be empty: rules 3-5
+/// are then checked on the depths alone (every reached vertex but the source needs an
+/// in-neighbour one level up). The first violation is reported, in the rules' order,
+/// naming the vertices and edge involved; an array of the wrong size or with values
+/// outside [-1, n) also fails validation. Runs sequentially in O(n + m).
+/// @throws InvalidArgument when source is outside [0, n) or both arrays are empty
 BfsValidation validate_bfs(const BfsGraph& graph, std::int32_t source,
                            const std::vector<std::int32_t>& parents,
                            const std::vector<std::int32_t>& depths);

@@ -10,9 +10,14 @@ namespace mimd {
 
 /// Folders searched for datasets, in order, keeping only those that exist:
 ///  1. every entry of $MIMD_DATASETS (colon-separated),
-///  2. ../shared/datasets relative to the current directory,
-///  3. the checkout's ../shared/datasets (fixed at build time),
-///  4. the project's own datasets/ folder (small inputs and the registry).
+///  2. ../shared/datasets relative to the current directory, then relative to each of
+///     its ancestors (nearest first), so that a build folder or a git worktree
+///     nested below the checkout still finds it,
+///  3. the checkout's ../shared/datasets (fixed at build time: MIMD_DEFAULT_DATASET_DIR),
+///     then the same relative to the checkout's ancestors,
+///  4. the project's own datasets/ folder (MIMD_PROJECT_DATASET_DIR: the registry of
+///     official download URLs and checksums, datasets/registry.tsv).
+/// A folder reached twice (same real path) is listed once.
 std::vector<std::string> dataset_search_path();
 
 /// Resolves a dataset to a file path. `name` may be an existing path, a path relative

@@ -70,12 +70,22 @@ class SpmmPlan {
   SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar>& a, int k_hint = 1,
            const SpmmOptions& options = {});
 
-  /// C = alpha * A * B + beta * C with the matrix the plan was made for.
+  /// C = alpha * A * B + beta * C with the matrix the plan was made for: the same
+  /// row_map and entries arrays (the values may change between calls).
   /// beta = 0 overwrites C, NaN and Inf included. alpha = 0 only scales C.
+  /// Not to be called concurrently on one plan (it keeps a work buffer).
   /// @throws DimensionMismatch giving every extent when B or C do not fit A
   /// @throws InvalidArgument when `a` is not the matrix the plan was made for
   void apply(Scalar alpha, const Csr<Scalar>& a, const DenseConst<Scalar, Layout>& b, Scalar beta,
              const Dense<Scalar, Layout>& c) const;
+
+  /// The same on raw dense arrays of k columns with leading dimensions: element (i, t)
+  /// of B is b[i * ldb + t] (LayoutRight) or b[i + t * ldb] (LayoutLeft), likewise C.
+  /// The arrays must be accessible from the default execution space.
+  /// @throws InvalidArgument for another matrix, negative k, a too small ld
+  ///         (LayoutRight: >= k; LayoutLeft: >= n for B, >= m for C) or null arrays
+  void apply(Scalar alpha, const Csr<Scalar>& a, std::int64_t k, const Scalar* b, std::int64_t ldb,
+             Scalar beta, Scalar* c, std::int64_t ldc) const;
 
   SpmmAlgorithm algorithm() const;  ///< the resolved algorithm (never Auto)
   int block_nnz() const;            ///< LSSM block size in use (0 for others)

@@ -1,0 +1,144 @@
+// Internals shared by the BFS kernels (kernels/bfs/*.cpp): the graph's state, the
+// per-search workspace and the step primitives from which the drivers are built.
+//
+// The decomposition follows GAP (Beamer's bfs.cc) and Ligra: the per-edge logic lives
+// in TDStep (top_down.cpp) and BUStep (bottom_up.cpp); QueueToBitmap and BitmapToQueue
+// convert the frontier; the drivers only decide which step to take.
+//
+// Encoding of the parent array during a search (GAP's trick, shifted by one so that
+// isolated vertices are representable): an unvisited vertex v holds -(deg(v) + 1) < 0,
+// a visited one holds its parent >= 0. Claiming v therefore reveals its out-degree,
+// which gives the next frontier's edge count (the "scout count") for free.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "mimd/bfs.hpp"
+
+namespace mimd {
+
+struct BfsGraph::State {
+  HostPattern host_out;
+  HostPattern host_in;  ///< same arrays as host_out when undirected
+  GraphPattern out;
+  GraphPattern in;
+  bool directed = false;
+};
+
+namespace bfs_detail {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Mem = DefaultMemorySpace;
+using Word = std::uint64_t;
+
+/// Degrees above this are stored saturated in the parent encoding and the queue's
+/// degree array; the exact degree is then read from the row map.
+constexpr std::int32_t kMaxEncodedDegree = 0x7ffffffe;
+
+KOKKOS_INLINE_FUNCTION int popcount64(Word w) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return __popcll(w);
+#else
+  return __builtin_popcountll(w);
+#endif
+}
+
+/// Hint that `p` will be read soon (no-op where the compiler has no prefetch builtin).
+KOKKOS_INLINE_FUNCTION void prefetch(const void* p) {
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+KOKKOS_INLINE_FUNCTION int lowest_bit64(Word w) {
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+  return __ffsll(static_cast<long long>(w)) - 1;
+#else
+  return __builtin_ctzll(w);
+#endif
+}
+
+/// Reusable buffers of one searcher (BfsRunner), sized for one graph.
+struct Workspace {
+  std::int32_t n = 0;
+  std::int64_t nwords = 0;  ///< 64-bit words of a vertex bitmap
+  int concurrency = 1;
+  int hub_degree = 4096;
+  bool write_depths = true;
+
+  Kokkos::View<std::int32_t*, Mem> parent;     ///< encoded as described above
+  Kokkos::View<std::int32_t*, Mem> depth;      ///< extent 0 unless write_depths
+  Kokkos::View<std::int32_t*, Mem> queue;      ///< sliding queue: every vertex once
+  Kokkos::View<std::int32_t*, Mem> queue_deg;  ///< out-degree of queue[i]
+  Kokkos::View<std::int64_t*, Mem> offsets;    ///< edge prefix of the current window
+  Kokkos::View<std::int32_t, Mem> tail;        ///< append position of the queue
+  Kokkos::View<Word*, Mem> front;              ///< bitmap frontier (bottom-up)
+  Kokkos::View<Word*, Mem> next;
+  /// Vertices a bottom-up step need not examine: the visited ones (exact after a
+  /// bottom-up step, a subset otherwise: top-down steps do not maintain it) and those
+  /// without in-edges, which no step can reach. Lets bottom-up skip whole words.
+  Kokkos::View<Word*, Mem> settled;
+
+  // Host view of the queue window [head, tail) holding the current frontier.
+  std::int32_t head = 0;
+  std::int32_t tail_host = 0;
+
+  Workspace(std::int32_t n, int concurrency, int hub_degree, bool write_depths);
+  std::int32_t frontier_size() const { return tail_host - head; }
+};
+
+struct StepStats {
+  std::int64_t found = 0;           ///< vertices claimed by the step
+  std::int64_t scout = 0;           ///< out-edges of the claimed vertices
+  std::int64_t edges_examined = 0;  ///< edges the step looked at
+};
+
+/// Resets the workspace for a search from `source` (valid id) and puts the source
+/// in the queue. Returns the source's out-degree.
+std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source);
+
+/// Top-down step at `level` (frontier depth): expands the queue window, appends the
+/// claimed vertices to the queue and slides the window onto them.
+StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level);
+
+/// Bottom-up step at `level`: every unvisited vertex looks for an in-neighbour in
+/// ws.front; the claimed vertices form ws.next, then front and next are swapped.
+StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level);
+
+/// The queue window as a bitmap in ws.front (the window is consumed).
+void queue_to_bitmap(Workspace& ws);
+/// ws.front as a fresh queue window (with degrees).
+void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws);
+
+/// Records the steps of one search when asked to.
+class StepLog {
+ public:
+  StepLog(bool enabled, BfsResult& result);
+  void begin();
+  void end(bool bottom_up, std::int64_t frontier, std::int64_t edges);
+
+ private:
+  bool enabled_;
+  BfsResult& result_;
+  Kokkos::Timer timer_;
+};
+
+// Drivers: each runs a whole search from `source` into ws (parents, depths) and
+// accumulates result.edges_examined and result.steps.
+void top_down_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source, StepLog& log,
+                  BfsResult& result);
+void bottom_up_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source, StepLog& log,
+                   BfsResult& result);
+void direction_optimizing_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source,
+                              int alpha, int beta, StepLog& log, BfsResult& result);
+/// Sequential queue BFS on the host graph, writing result.parents/depths directly.
+void reference_bfs(const BfsGraph::State& g, std::int32_t source, bool want_parents,
+                   bool want_depths, BfsResult& result);
+
+}  // namespace bfs_detail
+}  // namespace mimd

@@ -1,0 +1,256 @@
+// BFS entry points: algorithm names, the workspace, BfsRunner (one workspace reused by
+// many searches) and the dispatch to the drivers of kernels/bfs/*.cpp.
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "bfs/bfs_internal.hpp"
+#include "mimd/error.hpp"
+
+namespace mimd {
+
+const char* to_string(BfsAlgorithm a) noexcept {
+  switch (a) {
+    case BfsAlgorithm::Reference:
+      return "reference";
+    case BfsAlgorithm::TopDown:
+      return "top_down";
+    case BfsAlgorithm::BottomUp:
+      return "bottom_up";
+    case BfsAlgorithm::DirectionOptimizing:
+      return "direction_optimizing";
+  }
+  return "unknown";
+}
+
+std::vector<BfsAlgorithm> bfs_algorithms() {
+  return {BfsAlgorithm::Reference, BfsAlgorithm::TopDown, BfsAlgorithm::BottomUp,
+          BfsAlgorithm::DirectionOptimizing};
+}
+
+BfsAlgorithm bfs_algorithm_from_string(const std::string& name) {
+  std::string valid;
+  for (BfsAlgorithm a : bfs_algorithms()) {
+    if (name == to_string(a)) return a;
+    valid += valid.empty() ? "" : ", ";
+    valid += to_string(a);
+  }
+  throw InvalidArgument("unknown BFS algorithm '" + name + "' (valid: " + valid + ")");
+}
+
+namespace bfs_detail {
+
+namespace {
+
+/// A View for the searches' random accesses. In host memory its pages are backed by
+/// transparent huge pages where the kernel allows (top-down steps read parent[v] at
+/// random: with 4 KiB pages a scale-22 graph's parents overflow the TLB), then first
+/// touched by the worker threads in the kernels' static partition.
+template <class T>
+Kokkos::View<T*, Mem> allocate_random_access(const char* label, std::size_t n) {
+  Kokkos::View<T*, Mem> v(Kokkos::ViewAllocateWithoutInitializing(label), n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (std::is_same<Mem, Kokkos::HostSpace>::value && n > 0) {
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t last = (begin + n * sizeof(T)) & ~(kHuge - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#endif
+  T* const p = v.data();
+  Kokkos::parallel_for(
+      "mimd::bfs::first_touch",
+      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(
+          0, static_cast<std::int64_t>(n)),
+      KOKKOS_LAMBDA(const std::int64_t i) { p[i] = T{}; });
+  return v;
+}
+
+}  // namespace
+
+Workspace::Workspace(std::int32_t n_, int concurrency_, int hub_degree_, bool write_depths_)
+    : n(n_),
+      nwords((static_cast<std::int64_t>(n_) + 63) / 64),
+      concurrency(concurrency_ > 0 ? concurrency_ : 1),
+      hub_degree(hub_degree_),
+      write_depths(write_depths_),
+      parent(allocate_random_access<std::int32_t>("mimd::bfs::parent", n_)),
+      depth(allocate_random_access<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0)),
+      queue(allocate_random_access<std::int32_t>("mimd::bfs::queue", n_)),
+      queue_deg(allocate_random_access<std::int32_t>("mimd::bfs::queue_deg", n_)),
+      offsets(allocate_random_access<std::int64_t>("mimd::bfs::offsets",
+                                                   static_cast<std::size_t>(n_) + 1)),
+      tail("mimd::bfs::tail"),
+      front(allocate_random_access<Word>("mimd::bfs::front", nwords)),
+      next(allocate_random_access<Word>("mimd::bfs::next", nwords)),
+      settled(allocate_random_access<Word>("mimd::bfs::settled", nwords)) {}
+
+std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
+  const std::int32_t n = ws.n;
+  const std::int64_t* const row_map = g.out.row_map.data();
+  const std::int64_t* const in_row_map = g.in.row_map.data();
+  std::int32_t* const parent = ws.parent.data();
+  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
+  std::int32_t* const queue = ws.queue.data();
+  std::int32_t* const queue_deg = ws.queue_deg.data();
+  Word* const settled = ws.settled.data();
+  // One word of vertices per iteration, so that its `settled` word is written once.
+  Kokkos::parallel_for(
+      "mimd::bfs::init", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
+      KOKKOS_LAMBDA(const std::int64_t w) {
+        const std::int32_t begin = static_cast<std::int32_t>(w * 64);
+        const std::int32_t end = n - begin < 64 ? n : begin + 64;
+        Word word = 0;
+        for (std::int32_t v = begin; v < end; ++v) {
+          const std::int64_t d = row_map[v + 1] - row_map[v];
+          parent[v] =
+              -(d < kMaxEncodedDegree ? static_cast<std::int32_t>(d) : kMaxEncodedDegree) - 1;
+          word |= Word(in_row_map[v + 1] == in_row_map[v]) << (v - begin);
+        }
+        if (depth) {
+          for (std::int32_t v = begin; v < end; ++v) depth[v] = -1;
+        }
+        if (source >= begin && source < end) {
+          queue[0] = source;
+          queue_deg[0] = -parent[source] - 1;
+          parent[source] = source;
+          if (depth) depth[source] = 0;
+          word |= Word(1) << (source - begin);
+        }
+        settled[w] = word;
+      });
+  Kokkos::deep_copy(ws.tail, 1);
+  ws.head = 0;
+  ws.tail_host = 1;
+  return g.host_out.row_map(source + 1) - g.host_out.row_map(source);
+}
+
+StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
+
+void StepLog::begin() {
+  if (enabled_) {
+    Kokkos::fence();
+    timer_.reset();
+  }
+}
+
+void StepLog::end(bool bottom_up, std::int64_t frontier, std::int64_t edges) {
+  if (!enabled_) return;
+  Kokkos::fence();
+  BfsStep s;
+  s.bottom_up = bottom_up;
+  s.frontier = frontier;
+  s.edges_examined = edges;
+  s.seconds = timer_.seconds();
+  result_.steps.push_back(s);
+}
+
+}  // namespace bfs_detail
+
+struct BfsRunner::State {
+  ExecutionContext ctx;
+  BfsGraph graph;
+  BfsOptions options;
+  int alpha = 15;
+  int beta = 18;
+  std::unique_ptr<bfs_detail::Workspace> ws;  ///< absent for the reference algorithm
+  BfsResult result;
+};
+
+BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options)
+    : state_(std::make_shared<State>(State{ctx, graph, options, 0, 0, nullptr, {}})) {
+  if (!graph.state_) throw InvalidArgument("BfsRunner: the graph is empty (default-constructed)");
+  if (options.alpha < 0 || options.beta < 0)
+    throw InvalidArgument(
+        "BfsRunner: alpha and beta must be >= 0 (0: tuning profile), got alpha = " +
+        std::to_string(options.alpha) + ", beta = " + std::to_string(options.beta));
+  const TuningProfile& tune = ctx.tuning();
+  state_->alpha = options.alpha > 0 ? options.alpha : tune.bfs_alpha;
+  state_->beta = options.beta > 0 ? options.beta : tune.bfs_beta;
+  if (state_->alpha <= 0 || state_->beta <= 0)
+    throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
+  if (options.algorithm != BfsAlgorithm::Reference)
+    state_->ws = std::make_unique<bfs_detail::Workspace>(graph.num_vertices(),
+                                                         bfs_detail::Exec().concurrency(),
+                                                         tune.bfs_hub_degree, options.want_depths);
+}
+
+const BfsOptions& BfsRunner::options() const {
+  return state_->options;
+}
+
+const BfsResult& BfsRunner::run(std::int32_t source) {
+  State& s = *state_;
+  const std::int32_t n = s.graph.num_vertices();
+  if (source < 0 || source >= n)
+    throw InvalidArgument("bfs: source " + std::to_string(source) + " is outside [0, " +
+                          std::to_string(n) + ")");
+  BfsResult& r = s.result;
+  r.reached = 0;
+  r.edges_examined = 0;
+  r.steps.clear();
+  const BfsGraph::State& g = *s.graph.state_;
+  const BfsOptions& o = s.options;
+  if (o.algorithm == BfsAlgorithm::Reference) {
+    bfs_detail::reference_bfs(g, source, o.want_parents, o.want_depths, r);
+    return r;
+  }
+  bfs_detail::Workspace& ws = *s.ws;
+  bfs_detail::StepLog log(o.log_steps, r);
+  switch (o.algorithm) {
+    case BfsAlgorithm::TopDown:
+      bfs_detail::top_down_bfs(g, ws, source, log, r);
+      break;
+    case BfsAlgorithm::BottomUp:
+      bfs_detail::bottom_up_bfs(g, ws, source, log, r);
+      break;
+    default:
+      bfs_detail::direction_optimizing_bfs(g, ws, source, s.alpha, s.beta, log, r);
+      break;
+  }
+
+  // Decode the parents (negative: unreached) and count the reached vertices, writing
+  // straight into the result when the execution space can reach host memory.
+  r.parents.resize(o.want_parents ? static_cast<std::size_t>(n) : 0);
+  r.depths.resize(o.want_depths ? static_cast<std::size_t>(n) : 0);
+  using HostView = Kokkos::View<std::int32_t*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+  HostView host_parents(r.parents.data(), r.parents.size());
+  HostView host_depths(r.depths.data(), r.depths.size());
+  std::int32_t* const parent = ws.parent.data();
+  constexpr bool direct =
+      Kokkos::SpaceAccessibility<bfs_detail::Exec, Kokkos::HostSpace>::accessible;
+  std::int32_t* const out = direct && o.want_parents ? r.parents.data() : nullptr;
+  const std::int32_t* const depth = ws.depth.data();
+  std::int32_t* const out_depth = direct && o.want_depths ? r.depths.data() : nullptr;
+  Kokkos::parallel_reduce(
+      "mimd::bfs::decode", Kokkos::RangePolicy<bfs_detail::Exec>(0, n),
+      KOKKOS_LAMBDA(const std::int32_t v, std::int64_t& reached) {
+        const std::int32_t p = parent[v] >= 0 ? parent[v] : -1;
+        reached += p >= 0 ? 1 : 0;
+        if (out)
+          out[v] = p;
+        else
+          parent[v] = p;
+        if (out_depth) out_depth[v] = depth[v];
+      },
+      r.reached);
+  if (!direct) {
+    if (o.want_parents) Kokkos::deep_copy(host_parents, ws.parent);
+    if (o.want_depths) Kokkos::deep_copy(host_depths, ws.depth);
+  }
+  return r;
+}
+
+BfsResult bfs(const ExecutionContext& ctx, const BfsGraph& graph, std::int32_t source,
+              const BfsOptions& options) {
+  BfsRunner runner(ctx, graph, options);
+  return runner.run(source);
+}
+
+}  // namespace mimd

@@ -1,0 +1,295 @@
+// Internal building blocks shared by the SpMM algorithms: raw operand descriptors
+// (pointers and leading dimensions, so that the public View API and the raw-array API
+// share one code path) and the register-tiled micro-kernel over the k columns.
+//
+// Micro-kernel: a segment of one row of A (nonzeros z0..z1) times B, for a tile of W
+// columns of B, W a compile-time power of two (1..64). The W partial sums live in two
+// register arrays (even and odd nonzeros) so that consecutive FMAs on a column are
+// independent; with W fixed the compiler keeps them in vector registers. Any k is
+// covered by tiles of decreasing width (e.g. k = 33 with k_tile = 32: 32 + 1), so every
+// k runs on specialised code and small k (1, 2, 4, 8, 16) is a single tile.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+
+namespace mimd::spmm_impl {
+
+/// CSR operand as raw pointers (device-accessible memory).
+template <class S>
+struct CsrArg {
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t nnz = 0;
+  const std::int64_t* row_map = nullptr;
+  const std::int32_t* col = nullptr;
+  const S* val = nullptr;
+};
+
+/// Dense operand: element (i, t) at p[i * ld + t] (LayoutRight) or p[i + t * ld] (LayoutLeft).
+template <class S, class Layout>
+struct DenseArg {
+  S* p = nullptr;
+  std::int64_t ld = 0;
+  KOKKOS_FORCEINLINE_FUNCTION S& operator()(std::int64_t i, std::int64_t t) const {
+    if constexpr (std::is_same<Layout, Kokkos::LayoutRight>::value)
+      return p[i * ld + t];
+    else
+      return p[i + t * ld];
+  }
+  /// Address of (i, t0); consecutive columns are at stride col_stride().
+  KOKKOS_FORCEINLINE_FUNCTION S* at(std::int64_t i, std::int64_t t0) const {
+    return &(*this)(i, t0);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t col_stride() const {
+    if constexpr (std::is_same<Layout, Kokkos::LayoutRight>::value)
+      return 1;
+    else
+      return ld;
+  }
+};
+
+/// Everything one SpMM call needs, by value (captured by kernels).
+template <class S, class Layout>
+struct Operands {
+  CsrArg<S> a;
+  DenseArg<const S, Layout> b;
+  DenseArg<S, Layout> c;
+  std::int64_t k = 0;
+  S alpha = 0;
+  S beta = 0;
+  int k_tile = 32;  ///< widest tile of columns (a power of two, 1..64)
+};
+
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
+    !defined(__SYCL_DEVICE_ONLY__)
+// Host compilers with GNU vector extensions: the tile is held as explicit SIMD packs.
+// (Plain loops over W let GCC vectorise across nonzeros instead, with gathers and the
+// accumulators in memory, 2-3x slower.)
+#define MIMD_SPMM_VECTOR_PACKS 1
+#if defined(__AVX512F__)
+inline constexpr int kSimdBytes = 64;
+#elif defined(__AVX__)
+inline constexpr int kSimdBytes = 32;
+#else
+inline constexpr int kSimdBytes = 16;
+#endif
+template <class S, int N>
+struct Pack {
+  typedef S type __attribute__((vector_size(N * sizeof(S))));
+};
+
+/// LayoutRight: acc[0..W) = sum_j val[j] * B(col[j], t0 .. t0 + W) with W/N packs of N lanes.
+template <int W, class S>
+__attribute__((always_inline)) inline void accumulate_packs(const S* KOKKOS_RESTRICT val,
+                                                            const std::int32_t* KOKKOS_RESTRICT col,
+                                                            std::int64_t len,
+                                                            const S* KOKKOS_RESTRICT base,
+                                                            std::int64_t ld, S (&acc)[W]) {
+  constexpr int lanes = kSimdBytes / static_cast<int>(sizeof(S));
+  constexpr int N = W < lanes ? W : lanes;
+  constexpr int P = W / N;
+  using V = typename Pack<S, N>::type;
+  V even[P], odd[P];
+  for (int p = 0; p < P; ++p) even[p] = odd[p] = V{};
+  std::int64_t j = 0;
+  for (; j + 1 < len; j += 2) {
+    const S v0 = val[j], v1 = val[j + 1];
+    const S* KOKKOS_RESTRICT b0 = base + col[j] * ld;
+    const S* KOKKOS_RESTRICT b1 = base + col[j + 1] * ld;
+    for (int p = 0; p < P; ++p) {
+      V x0, x1;
+      __builtin_memcpy(&x0, b0 + p * N, sizeof(V));
+      __builtin_memcpy(&x1, b1 + p * N, sizeof(V));
+      even[p] += v0 * x0;
+      odd[p] += v1 * x1;
+    }
+  }
+  if (j < len) {
+    const S v0 = val[j];
+    const S* KOKKOS_RESTRICT b0 = base + col[j] * ld;
+    for (int p = 0; p < P; ++p) {
+      V x0;
+      __builtin_memcpy(&x0, b0 + p * N, sizeof(V));
+      even[p] += v0 * x0;
+    }
+  }
+  for (int p = 0; p < P; ++p) {
+    const V sum = even[p] + odd[p];
+    __builtin_memcpy(acc + p * N, &sum, sizeof(V));
+  }
+}
+#endif
+
+/// acc[0..W) = sum over nonzeros j in [0, len) of val[j] * B(col[j], t0 .. t0 + W).
+template <int W, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void accumulate(const S* KOKKOS_RESTRICT val,
+                                            const std::int32_t* KOKKOS_RESTRICT col,
+                                            std::int64_t len, const DenseArg<const S, Layout>& b,
+                                            std::int64_t t0, S (&acc)[W]) {
+  constexpr bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
+#ifdef MIMD_SPMM_VECTOR_PACKS
+  if constexpr (right && W > 1) {
+    accumulate_packs<W>(val, col, len, b.p + t0, b.ld, acc);
+    return;
+  }
+#endif
+  S even[W], odd[W];
+  for (int t = 0; t < W; ++t) even[t] = odd[t] = S(0);
+  const std::int64_t rs = right ? b.ld : 1, cs = right ? 1 : b.ld;
+  const S* KOKKOS_RESTRICT base = b.p + t0 * cs;
+  std::int64_t j = 0;
+  for (; j + 1 < len; j += 2) {
+    const S v0 = val[j], v1 = val[j + 1];
+    const S* KOKKOS_RESTRICT b0 = base + col[j] * rs;
+    const S* KOKKOS_RESTRICT b1 = base + col[j + 1] * rs;
+    for (int t = 0; t < W; ++t) {
+      even[t] += v0 * b0[t * cs];
+      odd[t] += v1 * b1[t * cs];
+    }
+  }
+  if (j < len) {
+    const S v0 = val[j];
+    const S* KOKKOS_RESTRICT b0 = base + col[j] * rs;
+    for (int t = 0; t < W; ++t) even[t] += v0 * b0[t * cs];
+  }
+  for (int t = 0; t < W; ++t) acc[t] = even[t] + odd[t];
+}
+
+/// Sink: C(row, t0 + t) = alpha * acc[t] + beta * C(row, t0 + t); beta = 0 never reads C.
+template <class S, class Layout>
+struct StoreC {
+  DenseArg<S, Layout> c;
+  std::int64_t row;
+  S alpha, beta;
+  template <int W>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(std::int64_t t0, const S (&acc)[W]) const {
+    S* KOKKOS_RESTRICT p = c.at(row, t0);
+    const std::int64_t s = c.col_stride();
+    if (beta == S(0)) {
+      for (int t = 0; t < W; ++t) p[t * s] = alpha * acc[t];
+    } else {
+      for (int t = 0; t < W; ++t) p[t * s] = alpha * acc[t] + beta * p[t * s];
+    }
+  }
+};
+
+/// Sink: buf[t0 + t] = acc[t] (a partial row, combined later).
+template <class S>
+struct StoreBuf {
+  S* buf;
+  template <int W>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(std::int64_t t0, const S (&acc)[W]) const {
+    for (int t = 0; t < W; ++t) buf[t0 + t] = acc[t];
+  }
+};
+
+/// Sink: C(row, t0 + t) += alpha * acc[t], atomically (C already holds beta * C).
+template <class S, class Layout>
+struct AtomicAddC {
+  DenseArg<S, Layout> c;
+  std::int64_t row;
+  S alpha;
+  template <int W>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(std::int64_t t0, const S (&acc)[W]) const {
+    for (int t = 0; t < W; ++t) Kokkos::atomic_add(&c(row, t0 + t), alpha * acc[t]);
+  }
+};
+
+template <int W, class S, class Layout, class Sink>
+KOKKOS_FORCEINLINE_FUNCTION void tile(const S* val, const std::int32_t* col, std::int64_t len,
+                                      const DenseArg<const S, Layout>& b, std::int64_t t0,
+                                      const Sink& sink) {
+  S acc[W];
+  accumulate<W>(val, col, len, b, t0, acc);
+  sink.template operator()<W>(t0, acc);
+}
+
+/// One row segment (len nonzeros at val/col) times all k columns of B, handed to
+/// `sink` tile by tile. Tile widths: min(k_tile, what is left), rounded down to a
+/// power of two.
+template <class S, class Layout, class Sink>
+KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* col,
+                                             std::int64_t len, const DenseArg<const S, Layout>& b,
+                                             std::int64_t k, int k_tile, const Sink& sink) {
+  std::int64_t t0 = 0;
+  while (t0 < k) {
+    const std::int64_t left = k - t0 < k_tile ? k - t0 : k_tile;
+    if (left >= 64) {
+      tile<64>(val, col, len, b, t0, sink);
+      t0 += 64;
+    } else if (left >= 32) {
+      tile<32>(val, col, len, b, t0, sink);
+      t0 += 32;
+    } else if (left >= 16) {
+      tile<16>(val, col, len, b, t0, sink);
+      t0 += 16;
+    } else if (left >= 8) {
+      tile<8>(val, col, len, b, t0, sink);
+      t0 += 8;
+    } else if (left >= 4) {
+      tile<4>(val, col, len, b, t0, sink);
+      t0 += 4;
+    } else if (left >= 2) {
+      tile<2>(val, col, len, b, t0, sink);
+      t0 += 2;
+    } else {
+      tile<1>(val, col, len, b, t0, sink);
+      t0 += 1;
+    }
+  }
+}
+
+}  // namespace mimd::spmm_impl
+
+namespace mimd::spmm_impl {
+
+template <int W, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
+                                           std::int64_t r1, const S* val, const std::int32_t* col,
+                                           std::int64_t base, std::int64_t t0) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const std::int64_t b = op.a.row_map[r] - base;
+    S acc[W];
+    accumulate<W>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, t0, acc);
+    StoreC<S, Layout>{op.c, r, op.alpha, op.beta}.template operator()<W>(t0, acc);
+  }
+}
+
+/// Whole rows r0..r1 (nonzero z at val[z - base]) into C. The tile width is chosen
+/// once per tile for all the rows, so runs of very short rows (1-2 nonzeros, where
+/// the per-row dispatch would dominate) stay in one tight loop.
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::int64_t r0,
+                                            std::int64_t r1, const S* val, const std::int32_t* col,
+                                            std::int64_t base) {
+  std::int64_t t0 = 0;
+  while (t0 < op.k) {
+    const std::int64_t left = op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile;
+    if (left >= 64) {
+      rows_tile<64>(op, r0, r1, val, col, base, t0);
+      t0 += 64;
+    } else if (left >= 32) {
+      rows_tile<32>(op, r0, r1, val, col, base, t0);
+      t0 += 32;
+    } else if (left >= 16) {
+      rows_tile<16>(op, r0, r1, val, col, base, t0);
+      t0 += 16;
+    } else if (left >= 8) {
+      rows_tile<8>(op, r0, r1, val, col, base, t0);
+      t0 += 8;
+    } else if (left >= 4) {
+      rows_tile<4>(op, r0, r1, val, col, base, t0);
+      t0 += 4;
+    } else if (left >= 2) {
+      rows_tile<2>(op, r0, r1, val, col, base, t0);
+      t0 += 2;
+    } else {
+      rows_tile<1>(op, r0, r1, val, col, base, t0);
+      t0 += 1;
+    }
+  }
+}
+
+}  // namespace mimd::spmm_impl

@@ -1,0 +1,220 @@
+#include "spmm/lssm.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace mimd::spmm_impl {
+
+int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
+                       const TuningProfile& profile, int threads) {
+  int block = std::max(1, profile.spmm_block_nnz);
+  const std::int64_t want = std::int64_t(std::max(1, threads)) * profile.spmm_units_per_thread;
+  const std::int64_t floor = std::max<std::int64_t>(64, 8192 / std::max<std::int64_t>(1, k));
+  while (block / 2 >= floor && (nnz + m) / block < want) block /= 2;
+  return block;
+}
+
+LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bool scratch,
+                      SplitCombine combine, int workers) {
+  LssmPlan plan;
+  plan.block = block;
+  plan.scratch = scratch;
+  plan.combine = combine;
+  plan.workers = std::max(1, workers);
+  std::vector<std::int32_t> unit_row, unit_slot, split_row, slot_split;
+  std::vector<std::int64_t> unit_nz, split_slot{0};
+  std::int64_t open_row = -1, open_weight = 0;  // the merged unit being filled
+  auto close = [&] { open_row = -1; };
+  for (std::int64_t r = 0; r < m; ++r) {
+    const std::int64_t len = row_map[r + 1] - row_map[r];
+    if (len > block) {
+      close();
+      const std::int64_t pieces = (len + block - 1) / block;
+      split_row.push_back(static_cast<std::int32_t>(r));
+      for (std::int64_t p = 0; p < pieces; ++p) {
+        unit_row.push_back(static_cast<std::int32_t>(r));
+        unit_nz.push_back(row_map[r] + len * p / pieces);
+        unit_slot.push_back(static_cast<std::int32_t>(plan.nslots++));
+        slot_split.push_back(static_cast<std::int32_t>(split_row.size() - 1));
+      }
+      split_slot.push_back(plan.nslots);
+      continue;
+    }
+    if (open_row >= 0 && open_weight + len + 1 > block) close();
+    if (open_row < 0) {
+      open_row = r;
+      open_weight = 0;
+      unit_row.push_back(static_cast<std::int32_t>(r));
+      unit_nz.push_back(row_map[r]);
+      unit_slot.push_back(-1);
+    }
+    open_weight += len + 1;
+  }
+  plan.nunits = static_cast<std::int64_t>(unit_slot.size());
+  plan.nsplit_rows = static_cast<std::int64_t>(split_row.size());
+  unit_row.push_back(static_cast<std::int32_t>(m));
+  unit_nz.push_back(row_map[m]);
+
+  auto to_device = [](const auto& v, const char* label) {
+    using T = typename std::decay_t<decltype(v)>::value_type;
+    Kokkos::View<T*, DefaultMemorySpace> d(Kokkos::ViewAllocateWithoutInitializing(label),
+                                           v.size());
+    Kokkos::deep_copy(d, Kokkos::View<const T*, Kokkos::HostSpace>(v.data(), v.size()));
+    return d;
+  };
+  plan.unit_row = to_device(unit_row, "mimd::spmm::lssm::unit_row");
+  plan.unit_nz = to_device(unit_nz, "mimd::spmm::lssm::unit_nz");
+  plan.unit_slot = to_device(unit_slot, "mimd::spmm::lssm::unit_slot");
+  plan.split_row = to_device(split_row, "mimd::spmm::lssm::split_row");
+  plan.split_slot = to_device(split_slot, "mimd::spmm::lssm::split_slot");
+  plan.slot_split = to_device(slot_split, "mimd::spmm::lssm::slot_split");
+  plan.split_done = decltype(plan.split_done)("mimd::spmm::lssm::split_done", split_row.size());
+  plan.counter = decltype(plan.counter)("mimd::spmm::lssm::counter");
+  plan.parity = std::make_shared<int>(0);
+  return plan;
+}
+
+namespace {
+
+/// The split rows, as the executor sees them.
+struct SplitRows {
+  const std::int32_t* row;         ///< split row s
+  const std::int64_t* slot;        ///< its slots [slot[s], slot[s + 1])
+  const std::int32_t* slot_split;  ///< slot -> s
+  std::int32_t* done;              ///< chunks of s finished in this call
+};
+
+/// TwoPass: the chunk's partial row goes to its slot; the chunk that finishes last
+/// (counted atomically, after a fence that publishes its partial) sums the slots
+/// into C and re-arms the count for the next call. So the combine pass needs no
+/// launch of its own and no atomics on C.
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(const Operands<S, Layout>& op, const SplitRows& sr,
+                                              std::int32_t slot, const S* buf) {
+  Kokkos::memory_fence();
+  const std::int32_t s = sr.slot_split[slot];
+  const std::int64_t p0 = sr.slot[s], p1 = sr.slot[s + 1];
+  if (Kokkos::atomic_fetch_add(&sr.done[s], 1) != p1 - p0 - 1) return;
+  Kokkos::memory_fence();
+  const std::int64_t r = sr.row[s], k = op.k;
+  for (std::int64_t t = 0; t < k; ++t) {
+    S sum = 0;
+    for (std::int64_t p = p0; p < p1; ++p) sum += buf[p * k + t];
+    op.c(r, t) = op.beta == S(0) ? op.alpha * sum : op.alpha * sum + op.beta * op.c(r, t);
+  }
+  sr.done[s] = 0;
+}
+
+/// Unit u: nonzero z of A is at val[z - base], col[z - base] (base = 0 unless staged).
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void run_unit(const Operands<S, Layout>& op, std::int32_t r0,
+                                          std::int32_t r1, std::int64_t z0, std::int64_t z1,
+                                          std::int32_t slot, bool atomic, S* buf,
+                                          const SplitRows& sr, const S* val,
+                                          const std::int32_t* col, std::int64_t base) {
+  if (slot < 0) {
+    whole_rows(op, r0, r1, val, col, base);
+  } else if (atomic) {
+    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
+                AtomicAddC<S, Layout>{op.c, r0, op.alpha});
+  } else {
+    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
+                StoreBuf<S>{buf + slot * op.k});
+    finish_chunk(op, sr, slot, buf);
+  }
+}
+
+}  // namespace
+
+template <class S, class Layout>
+void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
+                Kokkos::View<S*, DefaultMemorySpace>& work) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const bool atomic = plan.combine == SplitCombine::Atomic;
+  const std::int64_t k = op.k, nunits = plan.nunits, nsplit = plan.nsplit_rows;
+  // Raw pointers, not Views, in the kernels: capturing a View costs a reference-count
+  // update per launch, which shows on small matrices.
+  const std::int32_t* unit_row = plan.unit_row.data();
+  const std::int64_t* unit_nz = plan.unit_nz.data();
+  const std::int32_t* unit_slot = plan.unit_slot.data();
+  const std::int32_t* split_row = plan.split_row.data();
+  const SplitRows sr{split_row, plan.split_slot.data(), plan.slot_split.data(),
+                     plan.split_done.data()};
+  std::int64_t* const counter = plan.counter.data();
+  const auto c = op.c;
+  const S beta = op.beta;
+
+  if (!atomic && static_cast<std::int64_t>(work.extent(0)) < plan.nslots * k)
+    work = Kokkos::View<S*, DefaultMemorySpace>(
+        Kokkos::ViewAllocateWithoutInitializing("mimd::spmm::lssm::partials"), plan.nslots * k);
+  S* const buf = work.data();
+  if (atomic && nsplit > 0)
+    Kokkos::parallel_for(
+        "mimd::spmm::lssm::scale_split_rows", Kokkos::RangePolicy<Exec>(0, nsplit * k),
+        KOKKOS_LAMBDA(std::int64_t x) {
+          const std::int64_t r = split_row[x / k], t = x % k;
+          c(r, t) = beta == S(0) ? S(0) : beta * c(r, t);
+        });
+
+  const int cur = *plan.parity, other = 1 - cur;
+  *plan.parity = other;
+  if (!plan.scratch) {
+    Kokkos::parallel_for(
+        "mimd::spmm::lssm", Kokkos::RangePolicy<Exec>(0, plan.workers), KOKKOS_LAMBDA(int w) {
+          if (w == 0) counter[other] = 0;
+          for (;;) {
+            const std::int64_t u = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
+            if (u >= nunits) break;
+            run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
+                     atomic, buf, sr, op.a.val, op.a.col, 0);
+          }
+        });
+  } else {
+    using Scratch = Exec::scratch_memory_space;
+    using ValView = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using ColView = Kokkos::View<std::int32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using Team = Kokkos::TeamPolicy<Exec>::member_type;
+    const int block = plan.block;
+    const std::size_t bytes = ValView::shmem_size(block) + ColView::shmem_size(block);
+    Kokkos::parallel_for(
+        "mimd::spmm::lssm_scratch",
+        Kokkos::TeamPolicy<Exec>(plan.workers, 1).set_scratch_size(0, Kokkos::PerTeam(bytes)),
+        KOKKOS_LAMBDA(const Team& team) {
+          if (team.league_rank() == 0 && team.team_rank() == 0) counter[other] = 0;
+          ValView sval(team.team_scratch(0), block);
+          ColView scol(team.team_scratch(0), block);
+          for (;;) {
+            std::int64_t u = 0;
+            Kokkos::single(
+                Kokkos::PerTeam(team),
+                [&](std::int64_t& next) {
+                  next = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
+                },
+                u);
+            if (u >= nunits) break;
+            const std::int64_t z0 = unit_nz[u], z1 = unit_nz[u + 1];
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(team, z1 - z0), [&](std::int64_t z) {
+              sval(z) = op.a.val[z0 + z];
+              scol(z) = op.a.col[z0 + z];
+            });
+            team.team_barrier();
+            Kokkos::single(Kokkos::PerTeam(team), [&]() {
+              run_unit(op, unit_row[u], unit_row[u + 1], z0, z1, unit_slot[u], atomic, buf, sr,
+                       sval.data(), scol.data(), z0);
+            });
+            team.team_barrier();
+          }
+        });
+  }
+}
+
+template void lssm_apply(const LssmPlan&, const Operands<float, Kokkos::LayoutLeft>&,
+                         Kokkos::View<float*, DefaultMemorySpace>&);
+template void lssm_apply(const LssmPlan&, const Operands<float, Kokkos::LayoutRight>&,
+                         Kokkos::View<float*, DefaultMemorySpace>&);
+template void lssm_apply(const LssmPlan&, const Operands<double, Kokkos::LayoutLeft>&,
+                         Kokkos::View<double*, DefaultMemorySpace>&);
+template void lssm_apply(const LssmPlan&, const Operands<double, Kokkos::LayoutRight>&,
+                         Kokkos::View<double*, DefaultMemorySpace>&);
+
+}  // namespace mimd::spmm_impl

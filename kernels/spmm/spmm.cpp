@@ -1,0 +1,368 @@
+// SpMM front end: names, the plan (inspector), validation at the boundary, trivial
+// cases, dispatch to the algorithms, and the explicit instantiations.
+#include "mimd/spmm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "mimd/error.hpp"
+#include "spmm/auto.hpp"
+#include "spmm/lssm.hpp"
+#include "spmm/merge_path.hpp"
+#include "spmm/reference.hpp"
+#include "spmm/row_parallel.hpp"
+
+namespace mimd {
+
+namespace {
+constexpr SpmmAlgorithm kAll[] = {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel,
+                                  SpmmAlgorithm::MergePath, SpmmAlgorithm::Lssm,
+                                  SpmmAlgorithm::Auto};
+}  // namespace
+
+const char* to_string(SpmmAlgorithm a) noexcept {
+  switch (a) {
+    case SpmmAlgorithm::Reference:
+      return "reference";
+    case SpmmAlgorithm::RowParallel:
+      return "row_parallel";
+    case SpmmAlgorithm::MergePath:
+      return "merge_path";
+    case SpmmAlgorithm::Lssm:
+      return "lssm";
+    case SpmmAlgorithm::Auto:
+      return "auto";
+  }
+  return "unknown";
+}
+
+SpmmAlgorithm spmm_algorithm_from_string(const std::string& name) {
+  std::string valid;
+  for (auto a : kAll) {
+    if (name == to_string(a)) return a;
+    valid += std::string(valid.empty() ? "" : ", ") + to_string(a);
+  }
+  throw InvalidArgument("unknown SpMM algorithm '" + name + "' (valid: " + valid + ")");
+}
+
+std::vector<SpmmAlgorithm> spmm_algorithms() {
+  return {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel, SpmmAlgorithm::MergePath,
+          SpmmAlgorithm::Lssm};
+}
+
+template <class Scalar, class Layout>
+struct SpmmPlan<Scalar, Layout>::State {
+  SpmmAlgorithm algorithm = SpmmAlgorithm::Reference;
+  int k_tile = 32;
+  std::int64_t m = 0, n = 0, nnz = 0;
+  const void* row_map = nullptr;
+  const void* entries = nullptr;
+  double inspect_seconds = 0;
+  spmm_impl::LssmPlan lssm;
+  spmm_impl::MergePathPlan merge;
+  /// Carry / partial-sum buffer, grown on demand and kept across calls.
+  mutable Kokkos::View<Scalar*, DefaultMemorySpace> work;
+};
+
+namespace {
+
+std::string shape(std::int64_t r, std::int64_t c) {
+  return std::to_string(r) + "x" + std::to_string(c);
+}
+
+int pow2_floor(int x) {
+  int p = 1;
+  while (p * 2 <= x) p *= 2;
+  return p;
+}
+
+template <class Scalar>
+void check_csr(const Csr<Scalar>& a) {
+  if (a.nrows < 0 || a.ncols < 0)
+    throw InvalidArgument("spmm: negative extent of A: " + shape(a.nrows, a.ncols));
+  if (a.row_map.extent(0) != static_cast<std::size_t>(a.nrows) + 1)
+    throw DimensionMismatch("spmm", "A is " + shape(a.nrows, a.ncols) + " but row_map has " +
+                                        std::to_string(a.row_map.extent(0)) +
+                                        " entries (expected " + std::to_string(a.nrows + 1) + ")");
+  if (a.values.extent(0) != a.entries.extent(0))
+    throw DimensionMismatch("spmm", "A has " + std::to_string(a.entries.extent(0)) +
+                                        " column indices but " +
+                                        std::to_string(a.values.extent(0)) + " values");
+}
+
+template <class Scalar, class Layout>
+void run(const typename SpmmPlan<Scalar, Layout>::State& st,
+         const spmm_impl::Operands<Scalar, Layout>& op) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  if (op.a.m == 0 || op.k == 0) return;
+  if (op.a.nnz == 0 || op.alpha == Scalar(0)) {
+    const auto c = op.c;
+    const Scalar beta = op.beta;
+    const std::int64_t k = op.k;
+    Kokkos::parallel_for(
+        "mimd::spmm::scale", Kokkos::RangePolicy<Exec>(0, op.a.m * k),
+        KOKKOS_LAMBDA(std::int64_t x) {
+          const std::int64_t i = x / k, t = x % k;
+          c(i, t) = beta == Scalar(0) ? Scalar(0) : beta * c(i, t);
+        });
+    return;
+  }
+  switch (st.algorithm) {
+    case SpmmAlgorithm::Reference:
+      spmm_impl::reference_apply(op);
+      break;
+    case SpmmAlgorithm::RowParallel:
+      spmm_impl::row_parallel_apply(op);
+      break;
+    case SpmmAlgorithm::MergePath:
+      spmm_impl::merge_path_apply(st.merge, op, st.work);
+      break;
+    case SpmmAlgorithm::Lssm:
+      spmm_impl::lssm_apply(st.lssm, op, st.work);
+      break;
+    case SpmmAlgorithm::Auto:
+      MIMD_ASSERT(false, "Auto is resolved when the plan is made");
+  }
+}
+
+}  // namespace
+
+template <class Scalar, class Layout>
+SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar>& a, int k_hint,
+                                   const SpmmOptions& options)
+    : state_(std::make_shared<State>()) {
+  Kokkos::Timer timer;
+  check_csr(a);
+  if (options.block_nnz < 0)
+    throw InvalidArgument("spmm: block_nnz must be >= 0 (0 = profile), got " +
+                          std::to_string(options.block_nnz));
+  if (options.use_scratch < -1 || options.use_scratch > 1)
+    throw InvalidArgument("spmm: use_scratch must be -1, 0 or 1, got " +
+                          std::to_string(options.use_scratch));
+  if (options.combine < -1 || options.combine > static_cast<int>(SplitCombine::TwoPass))
+    throw InvalidArgument("spmm: combine must be -1 or a SplitCombine value, got " +
+                          std::to_string(options.combine));
+  State& st = *state_;
+  const TuningProfile& prof = ctx.tuning();
+  st.m = a.nrows;
+  st.n = a.ncols;
+  st.nnz = a.nnz();
+  st.row_map = a.row_map.data();
+  st.entries = a.entries.data();
+  st.k_tile = std::clamp(pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
+  const std::int64_t* row_map = rm.data();
+  if (row_map[0] != 0 || row_map[st.m] != st.nnz)
+    throw InvalidMatrix("row_map", "row_map[0] = " + std::to_string(row_map[0]) + ", row_map[" +
+                                       std::to_string(st.m) +
+                                       "] = " + std::to_string(row_map[st.m]) +
+                                       ", expected 0 and nnz = " + std::to_string(st.nnz));
+  RowStats stats;
+  stats.nrows = st.m;
+  stats.nnz = st.nnz;
+  double sum_sq = 0;
+  for (std::int64_t r = 0; r < st.m; ++r) {
+    const std::int64_t len = row_map[r + 1] - row_map[r];
+    if (len < 0)
+      throw InvalidMatrix("row_map[" + std::to_string(r + 1) + "]",
+                          "is " + std::to_string(row_map[r + 1]) + ", less than row_map[" +
+                              std::to_string(r) + "] = " + std::to_string(row_map[r]));
+    stats.max_row = std::max(stats.max_row, len);
+    stats.empty_rows += len == 0;
+    sum_sq += static_cast<double>(len) * static_cast<double>(len);
+  }
+  if (st.m > 0) {
+    stats.mean = static_cast<double>(st.nnz) / static_cast<double>(st.m);
+    const double var = std::max(0.0, sum_sq / static_cast<double>(st.m) - stats.mean * stats.mean);
+    stats.cv = stats.mean > 0 ? std::sqrt(var) / stats.mean : 0.0;
+  }
+
+  st.algorithm = options.algorithm;
+  int block = options.block_nnz;
+  if (st.algorithm == SpmmAlgorithm::Auto) {
+    const auto choice = spmm_impl::choose_algorithm(stats, k_hint, prof, threads);
+    st.algorithm = choice.algorithm;
+    if (block == 0) block = choice.block_nnz;
+  }
+  if (st.algorithm == SpmmAlgorithm::Lssm) {
+    if (block == 0) block = spmm_impl::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
+    const bool scratch = options.use_scratch < 0 ? prof.spmm_use_scratch : options.use_scratch == 1;
+    const SplitCombine combine =
+        options.combine < 0 ? prof.spmm_combine : static_cast<SplitCombine>(options.combine);
+    st.lssm = spmm_impl::lssm_inspect(row_map, st.m, block, scratch, combine, threads);
+  } else if (st.algorithm == SpmmAlgorithm::MergePath) {
+    st.merge = spmm_impl::merge_path_inspect(row_map, st.m,
+                                             std::int64_t(threads) * prof.spmm_units_per_thread);
+  }
+  Kokkos::fence();
+  st.inspect_seconds = timer.seconds();
+}
+
+template <class Scalar, class Layout>
+void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a,
+                                     const DenseConst<Scalar, Layout>& b, Scalar beta,
+                                     const Dense<Scalar, Layout>& c) const {
+  const State& st = *state_;
+  const auto bn = static_cast<std::int64_t>(b.extent(0));
+  const auto bk = static_cast<std::int64_t>(b.extent(1));
+  const auto cm = static_cast<std::int64_t>(c.extent(0));
+  const auto ck = static_cast<std::int64_t>(c.extent(1));
+  if (a.nrows != st.m || a.ncols != st.n || bn != a.ncols || cm != a.nrows || bk != ck)
+    throw DimensionMismatch("spmm", "A is " + shape(a.nrows, a.ncols) + ", B is " + shape(bn, bk) +
+                                        ", C is " + shape(cm, ck) +
+                                        " (need B n x k and C m x k; plan made for " +
+                                        shape(st.m, st.n) + ")");
+  const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
+  const auto ld = [&](const auto& v, std::int64_t rows, std::int64_t cols) {
+    if (rows == 0 || cols == 0) return std::max<std::int64_t>(1, right ? cols : rows);
+    return static_cast<std::int64_t>(right ? v.stride(0) : v.stride(1));
+  };
+  apply(alpha, a, bk, b.data(), ld(b, bn, bk), beta, c.data(), ld(c, cm, ck));
+}
+
+template <class Scalar, class Layout>
+void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::int64_t k,
+                                     const Scalar* b, std::int64_t ldb, Scalar beta, Scalar* c,
+                                     std::int64_t ldc) const {
+  const State& st = *state_;
+  check_csr(a);
+  if (a.row_map.data() != st.row_map || a.entries.data() != st.entries || a.nrows != st.m ||
+      a.ncols != st.n || a.nnz() != st.nnz)
+    throw InvalidArgument("spmm: the plan was made for another matrix (" + shape(st.m, st.n) +
+                          ", nnz " + std::to_string(st.nnz) + "), not this " +
+                          shape(a.nrows, a.ncols) + " one with nnz " + std::to_string(a.nnz()));
+  const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
+  const std::int64_t ldb_min = std::max<std::int64_t>(1, right ? k : st.n);
+  const std::int64_t ldc_min = std::max<std::int64_t>(1, right ? k : st.m);
+  if (k < 0 || ldb < ldb_min || ldc < ldc_min)
+    throw InvalidArgument("spmm: k = " + std::to_string(k) + ", ldb = " + std::to_string(ldb) +
+                          " (min " + std::to_string(ldb_min) + "), ldc = " + std::to_string(ldc) +
+                          " (min " + std::to_string(ldc_min) + ") for A " + shape(st.m, st.n));
+  if (st.m > 0 && k > 0 && (c == nullptr || (st.nnz > 0 && b == nullptr)))
+    throw InvalidArgument("spmm: B or C is null while A is " + shape(st.m, st.n) +
+                          " and k = " + std::to_string(k));
+  spmm_impl::Operands<Scalar, Layout> op;
+  op.a = {st.m, st.n, st.nnz, a.row_map.data(), a.entries.data(), a.values.data()};
+  op.b = {b, ldb};
+  op.c = {c, ldc};
+  op.k = k;
+  op.alpha = alpha;
+  op.beta = beta;
+  op.k_tile = st.k_tile;
+  run<Scalar, Layout>(st, op);
+}
+
+template <class Scalar, class Layout>
+SpmmAlgorithm SpmmPlan<Scalar, Layout>::algorithm() const {
+  return state_->algorithm;
+}
+template <class Scalar, class Layout>
+int SpmmPlan<Scalar, Layout>::block_nnz() const {
+  return state_->algorithm == SpmmAlgorithm::Lssm ? state_->lssm.block : 0;
+}
+template <class Scalar, class Layout>
+bool SpmmPlan<Scalar, Layout>::uses_scratch() const {
+  return state_->algorithm == SpmmAlgorithm::Lssm && state_->lssm.scratch;
+}
+template <class Scalar, class Layout>
+SplitCombine SpmmPlan<Scalar, Layout>::combine() const {
+  return state_->lssm.combine;
+}
+template <class Scalar, class Layout>
+std::int64_t SpmmPlan<Scalar, Layout>::num_units() const {
+  if (state_->algorithm == SpmmAlgorithm::Lssm) return state_->lssm.nunits;
+  if (state_->algorithm == SpmmAlgorithm::MergePath) return state_->merge.nshares;
+  return 0;
+}
+template <class Scalar, class Layout>
+std::int64_t SpmmPlan<Scalar, Layout>::num_split_rows() const {
+  return state_->algorithm == SpmmAlgorithm::Lssm ? state_->lssm.nsplit_rows : 0;
+}
+template <class Scalar, class Layout>
+double SpmmPlan<Scalar, Layout>::inspect_seconds() const {
+  return state_->inspect_seconds;
+}
+template <class Scalar, class Layout>
+std::string SpmmPlan<Scalar, Layout>::describe() const {
+  std::ostringstream os;
+  os << to_string(state_->algorithm);
+  if (state_->algorithm == SpmmAlgorithm::Lssm)
+    os << " block=" << state_->lssm.block << " units=" << state_->lssm.nunits
+       << " split_rows=" << state_->lssm.nsplit_rows << " combine=" << to_string(combine())
+       << " scratch=" << (uses_scratch() ? "yes" : "no");
+  else if (state_->algorithm == SpmmAlgorithm::MergePath)
+    os << " shares=" << state_->merge.nshares;
+  os << " k_tile=" << state_->k_tile;
+  return os.str();
+}
+
+template <class Scalar, class Layout>
+void spmm(const ExecutionContext& ctx, Scalar alpha, const Csr<Scalar>& a,
+          const DenseConst<Scalar, Layout>& b, Scalar beta, const Dense<Scalar, Layout>& c,
+          const SpmmOptions& options) {
+  SpmmPlan<Scalar, Layout>(ctx, a, static_cast<int>(b.extent(1)), options)
+      .apply(alpha, a, b, beta, c);
+}
+
+template <class Scalar>
+void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::int64_t n,
+          std::int64_t k, Scalar alpha, const std::int64_t* row_map, const std::int32_t* col_idx,
+          const Scalar* values, const Scalar* b, std::int64_t ldb, Scalar beta, Scalar* c,
+          std::int64_t ldc, const SpmmOptions& options) {
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, DefaultMemorySpace>::accessible) {
+    throw InvalidArgument("spmm on raw arrays needs a host-accessible default memory space");
+  } else {
+    if (m < 0 || n < 0 || k < 0)
+      throw InvalidArgument("spmm: negative extent: m = " + std::to_string(m) +
+                            ", n = " + std::to_string(n) + ", k = " + std::to_string(k));
+    if (m > std::numeric_limits<std::int32_t>::max() ||
+        n > std::numeric_limits<std::int32_t>::max())
+      throw InvalidArgument("spmm: m = " + std::to_string(m) + " or n = " + std::to_string(n) +
+                            " does not fit 32-bit column indices");
+    if (row_map == nullptr) throw InvalidArgument("spmm: row_map is null");
+    const std::int64_t nnz = row_map[m];
+    if (nnz < 0 || (nnz > 0 && (col_idx == nullptr || values == nullptr)))
+      throw InvalidArgument("spmm: col_idx or values is null (or nnz negative) while nnz = " +
+                            std::to_string(nnz));
+    Csr<Scalar> a;
+    a.nrows = static_cast<std::int32_t>(m);
+    a.ncols = static_cast<std::int32_t>(n);
+    a.row_map = typename Csr<Scalar>::row_map_type(const_cast<std::int64_t*>(row_map),
+                                                   static_cast<std::size_t>(m) + 1);
+    a.entries = typename Csr<Scalar>::entries_type(const_cast<std::int32_t*>(col_idx),
+                                                   static_cast<std::size_t>(nnz));
+    a.values = typename Csr<Scalar>::values_type(const_cast<Scalar*>(values),
+                                                 static_cast<std::size_t>(nnz));
+    const int k_hint = static_cast<int>(std::min<std::int64_t>(k, 1 << 20));
+    if (layout == DenseLayout::RowMajor)
+      SpmmPlan<Scalar, Kokkos::LayoutRight>(ctx, a, k_hint, options)
+          .apply(alpha, a, k, b, ldb, beta, c, ldc);
+    else
+      SpmmPlan<Scalar, Kokkos::LayoutLeft>(ctx, a, k_hint, options)
+          .apply(alpha, a, k, b, ldb, beta, c, ldc);
+  }
+}
+
+#define MIMD_INSTANTIATE_SPMM(S, L)                                                               \
+  template class SpmmPlan<S, L>;                                                                  \
+  template void spmm<S, L>(const ExecutionContext&, S, const Csr<S>&, const DenseConst<S, L>&, S, \
+                           const Dense<S, L>&, const SpmmOptions&);
+MIMD_INSTANTIATE_SPMM(float, Kokkos::LayoutLeft)
+MIMD_INSTANTIATE_SPMM(float, Kokkos::LayoutRight)
+MIMD_INSTANTIATE_SPMM(double, Kokkos::LayoutLeft)
+MIMD_INSTANTIATE_SPMM(double, Kokkos::LayoutRight)
+#undef MIMD_INSTANTIATE_SPMM
+
+#define MIMD_INSTANTIATE_SPMM_RAW(S)                                                         \
+  template void spmm<S>(const ExecutionContext&, DenseLayout, std::int64_t, std::int64_t,    \
+                        std::int64_t, S, const std::int64_t*, const std::int32_t*, const S*, \
+                        const S*, std::int64_t, S, S*, std::int64_t, const SpmmOptions&);
+MIMD_INSTANTIATE_SPMM_RAW(float)
+MIMD_INSTANTIATE_SPMM_RAW(double)
+#undef MIMD_INSTANTIATE_SPMM_RAW
+
+}  // namespace mimd

@@ -1,0 +1,191 @@
+// Internal helpers shared by the readers (io_*.cpp): decompressed file access, the
+// progress line, chunking at line boundaries, number scanning and the CSR cache.
+#pragma once
+
+#include <omp.h>
+
+#include <atomic>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "mimd/error.hpp"
+#include "mimd/io.hpp"
+
+namespace mimd::io_detail {
+
+/// A progress line on stderr ("\r[mimd] loading <name>: 42% ..."), printed only
+/// when enabled, stderr is a terminal and the load has run for over a second.
+/// Not thread-safe: call from one thread.
+class Progress {
+ public:
+  Progress(bool enabled, std::string name);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  /// Reports `done` of `total` units of `phase` (total 0: no percentage).
+  void update(const char* phase, std::uint64_t done, std::uint64_t total);
+  /// Ends the line if one was printed.
+  void finish();
+  double seconds() const;
+
+ private:
+  bool enabled_;
+  bool printed_ = false;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_;
+};
+
+/// The text of an input file after decompression and archive extraction.
+struct TextSource {
+  std::string name;  ///< the caller's path, plus "(member)" for an archive member
+  std::string text;
+};
+
+/// Reads `path` and undoes gzip (any number of members) and tar (a SuiteSparse
+/// download holding Name/Name.mtx). Detection is by content, not by file name.
+/// @throws IoError when the file cannot be read
+/// @throws ParseError Truncated / BadArchive for broken compressed data or archives
+TextSource load_source(const std::string& path, Progress& progress);
+
+/// Writes what is left of `buf` to `f` (unless an earlier write failed: `ok` false),
+/// closes `f` and throws IoError naming `path` when anything failed.
+void finish_write(const std::string& path, std::FILE* f, const std::string& buf, bool ok);
+
+/// Appends the shortest decimal form of `v` (reads back to the same value) to `buf`.
+template <class T>
+void append_number(std::string& buf, T v) {
+  char tmp[48];
+  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+  buf.append(tmp, r.ptr);
+}
+
+/// [begin, end) offsets of `parts` pieces of text[from, size) cut just after '\n'.
+std::vector<std::size_t> split_at_lines(const std::string& text, std::size_t from, int parts);
+
+/// Number of chunks to parse `bytes` with: a few per thread, at least 256 KiB each.
+int chunk_count(std::size_t bytes);
+
+inline bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/// The line holding position `p`, from `line_begin`, without its line ending.
+std::string line_text(const char* line_begin, const char* end);
+
+enum class Scan { Ok, NotANumber, Negative, Overflow };
+
+/// Scans an unsigned decimal integer (optional '+') ending at a blank, a newline or
+/// the end; `p` is left after it. Values above `limit` give Overflow, a leading '-'
+/// followed by digits gives Negative.
+Scan scan_index(const char*& p, const char* end, std::uint64_t limit, std::uint64_t& value);
+
+/// Scans a double (optional sign, decimal or exponent form, inf, nan) ending at a
+/// blank, a newline or the end.
+Scan scan_double(const char*& p, const char* end, double& value);
+
+/// Scans a signed decimal integer that fits int64 (the Matrix Market integer field).
+Scan scan_integer(const char*& p, const char* end, double& value);
+
+/// The token starting at p (up to a blank, a newline or the end).
+std::string token_at(const char* p, const char* end);
+
+/// Skips blanks (spaces, tabs, CR).
+inline const char* skip_blanks(const char* p, const char* end) {
+  while (p < end && is_blank(*p)) ++p;
+  return p;
+}
+
+/// Moves `p` just past the next '\n'; false (p unchanged) when there is none.
+inline bool skip_line(const char*& p, const char* end) {
+  const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+  if (nl == nullptr) return false;
+  p = static_cast<const char*>(nl) + 1;
+  return true;
+}
+
+/// A parse failure found inside a chunk, reported once the chunk's first line
+/// number is known.
+struct ChunkError {
+  bool failed = false;
+  ParseErrorKind kind = ParseErrorKind::NotANumber;
+  std::uint64_t local_line = 0;  ///< 0-based line inside the chunk
+  std::string detail, text;
+};
+
+/// The error for a line that lacks `what`, `p` being where it was expected: Truncated
+/// when the file ends there (no final newline), NotANumber otherwise.
+inline ChunkError missing_token(const char* p, const char* line_start, const char* end,
+                                const char* text_end, std::uint64_t line, const char* what) {
+  const bool eof = p == text_end;
+  return {true, eof ? ParseErrorKind::Truncated : ParseErrorKind::NotANumber, line,
+          std::string(eof ? "the file ends inside a line: " : "") + "missing " + what,
+          line_text(line_start, end)};
+}
+
+/// Runs parse(k, begin, end) over the chunks [cuts[k], cuts[k + 1]) of `text` in
+/// parallel, reporting progress from thread 0; rethrows the first exception raised
+/// in a chunk (parse errors are not exceptions: chunks record them).
+template <class Parse>
+void for_each_chunk(const std::string& text, const std::vector<std::size_t>& cuts,
+                    Progress& progress, Parse parse) {
+  const int parts = static_cast<int>(cuts.size()) - 1;
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(parts));
+  std::atomic<std::uint64_t> parsed{0};
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+  for (int k = 0; k < parts; ++k) {
+    try {
+      parse(k, text.data() + cuts[k], text.data() + cuts[k + 1]);
+    } catch (...) {
+      failures[k] = std::current_exception();
+    }
+    parsed += cuts[k + 1] - cuts[k];
+    if (omp_get_thread_num() == 0) progress.update("parsing", parsed, text.size());
+  }
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
+}
+
+// ---- binary CSR cache (io_cache.cpp) ----------------------------------------------
+
+/// Where the cache of `source` for `variant` lives ("" when nowhere is writable):
+/// "<source>.<variant>.mimdcsr" when the source's folder is writable, otherwise
+/// "<dir>/<name>-<hash of the absolute path>.<variant>.mimdcsr" with <dir> =
+/// $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr, else ~/.cache/mimd-kernels/csr.
+std::string cache_path(const std::string& source, const std::string& variant);
+
+/// Loads `m` (and `info` when non-null) from the cache when the cache exists, matches
+/// the source's size, mtime and leading-bytes checksum, and passes its own header and
+/// payload checksums and the CSR invariants. Returns false otherwise (never throws for
+/// a bad cache; throws IoError when the source itself cannot be examined).
+template <class M>
+bool cache_load(const std::string& source, const std::string& variant, M& m, MatrixMarketInfo* info,
+                std::uint64_t* cache_bytes);
+
+/// Writes the cache (temporary file, then rename). Failures are silent: the cache is
+/// an optimisation. Returns the number of bytes written (0 when not written).
+template <class M>
+std::uint64_t cache_store(const std::string& source, const std::string& variant, const M& m,
+                          const MatrixMarketInfo* info);
+
+/// Parses already-loaded text (io_matrix_market.cpp / io_snap.cpp); used by read_matrix.
+template <class Scalar>
+HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& info,
+                                    Progress& progress);
+HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progress& progress);
+
+/// Cache variant names.
+template <class Scalar>
+std::string mm_variant();
+std::string snap_variant(const ReadOptions& options);
+
+/// Whether the text is Matrix Market (starts with '%'), else a SNAP edge list.
+bool looks_like_matrix_market(const std::string& text);
+
+}  // namespace mimd::io_detail

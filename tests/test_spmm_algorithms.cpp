@@ -1,0 +1,81 @@
+// Every SpMM algorithm (and LSSM configuration) against the reference, for both
+// value types and both dense layouts, on adversarial structures, every k of the
+// issue and every alpha/beta pair.
+#include "spmm_testing.hpp"
+
+namespace {
+
+using namespace mimd;
+using namespace mimd::testing;
+
+template <class S, class L>
+struct Types {
+  using Scalar = S;
+  using Layout = L;
+};
+
+template <class T>
+class SpmmAlgorithms : public ::testing::Test {};
+using AllTypes =
+    ::testing::Types<Types<float, Kokkos::LayoutLeft>, Types<float, Kokkos::LayoutRight>,
+                     Types<double, Kokkos::LayoutLeft>, Types<double, Kokkos::LayoutRight>>;
+TYPED_TEST_SUITE(SpmmAlgorithms, AllTypes);
+
+constexpr double kScales[] = {0.0, 1.0, -1.0, 2.5};
+
+// All 16 (alpha, beta) pairs for k = 7; a representative subset for the other k.
+template <class S, class L>
+void run_matrix(const TestMatrix& t) {
+  const std::int64_t ks[] = {1, 2, 3, 7, 8, 16, 33, 128};
+  std::uint32_t seed = 100;
+  for (const auto& cfg : all_configs()) {
+    for (auto k : ks) {
+      const bool all_pairs = k == 7;
+      for (double alpha : kScales) {
+        for (double beta : kScales) {
+          if (!all_pairs && !((alpha == 1.0 && beta == 0.0) || (alpha == 2.5 && beta == -1.0) ||
+                              (alpha == 0.0 && beta == 2.5) || (alpha == -1.0 && beta == 1.0)))
+            continue;
+          EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(alpha), S(beta), ++seed)));
+        }
+      }
+    }
+  }
+}
+
+template <class S, class L>
+void run_named(const std::string& name) {
+  for (const auto& t : adversarial_matrices(8))
+    if (t.name.rfind(name, 0) == 0) run_matrix<S, L>(t);
+}
+
+#define SPMM_CASE(test, prefix)                                                \
+  TYPED_TEST(SpmmAlgorithms, test) {                                           \
+    run_named<typename TypeParam::Scalar, typename TypeParam::Layout>(prefix); \
+  }
+SPMM_CASE(EmptyMatrix, "empty 0x5")
+SPMM_CASE(NoNonzeros, "no nonzeros")
+SPMM_CASE(EmptyRows, "empty rows")
+SPMM_CASE(OneRowHoldsAll, "one row holds all")
+SPMM_CASE(RowsAtAndPastBlock, "rows at and past block")
+SPMM_CASE(OnlyLongRows, "only long rows")
+SPMM_CASE(WideMatrix, "wide")
+SPMM_CASE(TallMatrix, "tall")
+SPMM_CASE(UnsortedColumns, "unsorted columns")
+#undef SPMM_CASE
+
+TEST(SpmmAlgorithmsCoverage, AdversarialSetIsComplete) {
+  // Each SPMM_CASE above selects one matrix by prefix: none may be left out.
+  EXPECT_EQ(adversarial_matrices(8).size(), 9u);
+}
+
+// k up to 1024 with the widest tiles (LayoutRight and LayoutLeft, double).
+TEST(SpmmAlgorithmsLargeK, K1024) {
+  const auto t = matrix_from_lengths("large k", 64, {3, 0, 70, 5, 1, 9, 0, 33}, 21);
+  for (const auto& cfg : all_configs()) {
+    EXPECT_TRUE((check_against_reference<double, Kokkos::LayoutRight>(cfg, t, 1024, 1.5, -0.5, 3)));
+    EXPECT_TRUE((check_against_reference<float, Kokkos::LayoutLeft>(cfg, t, 1000, 1.0, 0.0, 4)));
+  }
+}
+
+}  // namespace

@@ -1,0 +1,250 @@
+// SpMM interface: the hand-checked reference, names, validation at the boundary,
+// trivial cases, the raw-array overload, plan reuse and rejection, LSSM plan structure.
+#include "spmm_testing.hpp"
+
+namespace {
+
+using namespace mimd;
+using namespace mimd::testing;
+
+// A = [ 1 0 2 0 0 ]    B = [ 1  2 ]
+//     [ 0 0 0 0 0 ]        [ 3  4 ]
+//     [ 0 3 0 0 4 ]        [ 5  6 ]
+//     [ 5 0 0 6 0 ]        [ 7  8 ]
+//     [ 0 0 7 0 0 ]        [ 9 10 ]
+TestMatrix five_by_five() {
+  TestMatrix t;
+  t.name = "5x5";
+  t.m = t.n = 5;
+  t.row_map = {0, 2, 2, 4, 6, 7};
+  t.col = {2, 0, 1, 4, 0, 3, 2};  // row 0 deliberately unsorted
+  t.val = {2, 1, 3, 4, 5, 6, 7};
+  return t;
+}
+
+template <class L>
+void hand_checked_reference() {
+  const auto a = to_device<double>(five_by_five());
+  Dense<double, L> b("b", 5, 2), c("c", 5, 2);
+  auto bh = Kokkos::create_mirror_view(b);
+  auto ch = Kokkos::create_mirror_view(c);
+  for (int i = 0; i < 5; ++i)
+    for (int t = 0; t < 2; ++t) {
+      bh(i, t) = 2 * i + t + 1;
+      ch(i, t) = 1;
+    }
+  Kokkos::deep_copy(b, bh);
+  Kokkos::deep_copy(c, ch);
+  SpmmOptions ref;
+  ref.algorithm = SpmmAlgorithm::Reference;
+  // C = 2 * A * B - 1 * C; A * B by hand:
+  //   row 0: 1*(1,2) + 2*(5,6) = (11, 14);  row 1: (0, 0)
+  //   row 2: 3*(3,4) + 4*(9,10) = (45, 52); row 3: 5*(1,2) + 6*(7,8) = (47, 58)
+  //   row 4: 7*(5,6) = (35, 42)
+  spmm<double, L>(context(), 2.0, a, b, -1.0, c, ref);
+  const double expected[5][2] = {{21, 27}, {-1, -1}, {89, 103}, {93, 115}, {69, 83}};
+  Kokkos::deep_copy(ch, c);
+  for (int i = 0; i < 5; ++i)
+    for (int t = 0; t < 2; ++t)
+      EXPECT_EQ(ch(i, t), expected[i][t]) << "C(" << i << ", " << t << ")";
+}
+
+TEST(SpmmReference, HandChecked5x5LayoutRight) {
+  hand_checked_reference<Kokkos::LayoutRight>();
+}
+TEST(SpmmReference, HandChecked5x5LayoutLeft) {
+  hand_checked_reference<Kokkos::LayoutLeft>();
+}
+
+TEST(SpmmReference, BetaZeroOverwritesNaN) {
+  const auto a = to_device<double>(five_by_five());
+  const auto b = dense<double, Kokkos::LayoutRight>(5, 3, 1);
+  auto c =
+      dense<double, Kokkos::LayoutRight>(5, 3, 0, std::numeric_limits<double>::quiet_NaN(), true);
+  SpmmOptions ref;
+  ref.algorithm = SpmmAlgorithm::Reference;
+  spmm<double, Kokkos::LayoutRight>(context(), 1.0, a, b, 0.0, c, ref);
+  auto ch = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c);
+  for (int i = 0; i < 5; ++i)
+    for (int t = 0; t < 3; ++t)
+      EXPECT_TRUE(std::isfinite(ch(i, t))) << "C(" << i << ", " << t << ")";
+  EXPECT_EQ(ch(1, 0), 0.0);  // the empty row
+}
+
+TEST(SpmmNames, RoundTrip) {
+  for (auto a : {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel, SpmmAlgorithm::MergePath,
+                 SpmmAlgorithm::Lssm, SpmmAlgorithm::Auto})
+    EXPECT_EQ(spmm_algorithm_from_string(to_string(a)), a);
+  try {
+    spmm_algorithm_from_string("fast");
+    FAIL() << "expected InvalidArgument";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("lssm"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(spmm_algorithms().size(), 4u);
+}
+
+TEST(SpmmValidation, DimensionMismatchNamesEveryExtent) {
+  const auto a = to_device<double>(five_by_five());
+  Dense<double, Kokkos::LayoutRight> b("b", 4, 3), c("c", 5, 3);
+  try {
+    spmm<double, Kokkos::LayoutRight>(context(), 1.0, a, b, 0.0, c);
+    FAIL() << "expected DimensionMismatch";
+  } catch (const DimensionMismatch& e) {
+    const std::string w = e.what();
+    EXPECT_NE(w.find("A is 5x5"), std::string::npos) << w;
+    EXPECT_NE(w.find("B is 4x3"), std::string::npos) << w;
+    EXPECT_NE(w.find("C is 5x3"), std::string::npos) << w;
+  }
+  Dense<double, Kokkos::LayoutRight> b2("b", 5, 3), c2("c", 5, 4);
+  EXPECT_THROW((spmm<double, Kokkos::LayoutRight>(context(), 1.0, a, b2, 0.0, c2)),
+               DimensionMismatch);
+}
+
+TEST(SpmmValidation, BadOptions) {
+  const auto a = to_device<double>(five_by_five());
+  SpmmOptions o;
+  o.block_nnz = -1;
+  EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
+  o = {};
+  o.combine = 7;
+  EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
+  o = {};
+  o.use_scratch = 2;
+  EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
+}
+
+TEST(SpmmValidation, BrokenRowMap) {
+  auto t = five_by_five();
+  t.row_map[5] = 6;  // does not end at nnz = 7
+  const auto a = to_device<double>(t);
+  EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a)), InvalidMatrix);
+}
+
+TEST(SpmmPlan, ReusedAcrossCallsAndNewValues) {
+  auto t = matrix_from_lengths("reuse", 40, {3, 0, 50, 7, 2, 19, 1, 0, 33}, 5);
+  auto a = to_device<double>(t);
+  SpmmOptions o;
+  o.algorithm = SpmmAlgorithm::Lssm;
+  o.block_nnz = 8;
+  SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 4, o);
+  EXPECT_GE(plan.inspect_seconds(), 0.0);
+  EXPECT_GT(plan.num_split_rows(), 0);
+  for (int call = 0; call < 3; ++call) {
+    // New values in the same arrays: the plan only depends on the pattern.
+    for (auto& v : t.val) v = -v * 0.5 + call;
+    auto va = Kokkos::create_mirror_view(a.values);
+    for (std::size_t i = 0; i < t.val.size(); ++i) va(i) = t.val[i];
+    Kokkos::deep_copy(a.values, va);
+    const auto b = dense<double, Kokkos::LayoutRight>(t.n, 4, 10 + call);
+    const auto c0 = dense<double, Kokkos::LayoutRight>(t.m, 4, 20 + call);
+    Dense<double, Kokkos::LayoutRight> expected("e", t.m, 4), got("g", t.m, 4);
+    Kokkos::deep_copy(expected, c0);
+    Kokkos::deep_copy(got, c0);
+    SpmmOptions ref;
+    ref.algorithm = SpmmAlgorithm::Reference;
+    spmm<double, Kokkos::LayoutRight>(context(), 1.5, a, b, 0.5, expected, ref);
+    plan.apply(1.5, a, b, 0.5, got);
+    EXPECT_TRUE(matches(t, b, c0, 1.5, 0.5, expected, got)) << "call " << call;
+  }
+}
+
+TEST(SpmmPlan, RejectsAnotherMatrix) {
+  const auto t = matrix_from_lengths("plan", 40, {3, 0, 5, 7}, 5);
+  const auto a = to_device<double>(t);
+  const auto other = to_device<double>(t);  // same shape, other arrays
+  for (auto alg : spmm_algorithms()) {
+    SpmmOptions o;
+    o.algorithm = alg;
+    SpmmPlan<double, Kokkos::LayoutLeft> plan(context(), a, 2, o);
+    const auto b = dense<double, Kokkos::LayoutLeft>(t.n, 2, 1);
+    auto c = dense<double, Kokkos::LayoutLeft>(t.m, 2, 2);
+    EXPECT_NO_THROW(plan.apply(1.0, a, b, 0.0, c));
+    EXPECT_THROW(plan.apply(1.0, other, b, 0.0, c), InvalidArgument) << to_string(alg);
+  }
+}
+
+TEST(SpmmPlan, AutoResolvesAndDescribes) {
+  const auto a = to_device<float>(matrix_from_lengths("auto", 100, {1, 400, 2, 3}, 3));
+  SpmmPlan<float, Kokkos::LayoutRight> plan(context(), a, 32);
+  EXPECT_NE(plan.algorithm(), SpmmAlgorithm::Auto);
+  EXPECT_NE(plan.describe().find(to_string(plan.algorithm())), std::string::npos);
+}
+
+// LSSM units: rows of exactly `block` nonzeros stay whole, one more splits in two;
+// short rows merge while the weight (nonzeros + 1 per row) stays within the block.
+TEST(SpmmLssmPlan, SplitsAndMerges) {
+  const auto t = matrix_from_lengths("units", 100, {8, 9, 1, 1, 1, 0, 17, 3}, 4);
+  const auto a = to_device<double>(t);
+  SpmmOptions o;
+  o.algorithm = SpmmAlgorithm::Lssm;
+  o.block_nnz = 8;
+  SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 1, o);
+  // Units: {row 0}, {row 1 piece 1}, {row 1 piece 2}, {rows 2-5: weight 2+2+2+1},
+  // {row 6: 3 pieces}, {row 7}.
+  EXPECT_EQ(plan.block_nnz(), 8);
+  EXPECT_EQ(plan.num_split_rows(), 2);
+  EXPECT_EQ(plan.num_units(), 1 + 2 + 1 + 3 + 1);
+}
+
+TEST(SpmmRaw, RowMajorAndColMajorWithPadding) {
+  const auto t = matrix_from_lengths("raw", 30, {4, 0, 12, 1, 7, 30, 2}, 8);
+  const std::int64_t k = 5, ld_row = 7;
+  std::vector<double> b(static_cast<std::size_t>(t.n * ld_row)),
+      c(static_cast<std::size_t>(t.m * ld_row));
+  std::mt19937 gen(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& x : b) x = u(gen);
+  for (auto& x : c) x = u(gen);
+  for (auto layout : {DenseLayout::RowMajor, DenseLayout::ColMajor}) {
+    const bool rm = layout == DenseLayout::RowMajor;
+    const std::int64_t ldb = rm ? ld_row : t.n + 3, ldc = rm ? ld_row : t.m + 2;
+    std::vector<double> bb(static_cast<std::size_t>(rm ? t.n * ldb : k * ldb));
+    std::vector<double> cc(static_cast<std::size_t>(rm ? t.m * ldc : k * ldc), -7.0);
+    for (std::size_t i = 0; i < bb.size(); ++i) bb[i] = b[i % b.size()];
+    for (std::size_t i = 0; i < cc.size(); ++i) cc[i] = c[i % c.size()];
+    const auto c_before = cc;
+    SpmmOptions o;
+    o.algorithm = SpmmAlgorithm::Lssm;
+    o.block_nnz = 4;
+    spmm<double>(context(), layout, t.m, t.n, k, 2.0, t.row_map.data(), t.col.data(), t.val.data(),
+                 bb.data(), ldb, -1.0, cc.data(), ldc, o);
+    for (std::int64_t i = 0; i < t.m; ++i)
+      for (std::int64_t x = 0; x < k; ++x) {
+        double sum = 0, mag = 0;
+        for (auto j = t.row_map[i]; j < t.row_map[i + 1]; ++j) {
+          const double bv = rm ? bb[t.col[j] * ldb + x] : bb[t.col[j] + x * ldb];
+          sum += t.val[j] * bv;
+          mag += std::abs(t.val[j] * bv);
+        }
+        const std::size_t ci = static_cast<std::size_t>(rm ? i * ldc + x : i + x * ldc);
+        const double want = 2.0 * sum - c_before[ci];
+        EXPECT_NEAR(
+            cc[ci], want,
+            tolerance<double>(t.row_map[i + 1] - t.row_map[i], 2 * mag + std::abs(c_before[ci])))
+            << "C(" << i << ", " << x << ")";
+      }
+    // The padding between leading dimension and extent is untouched.
+    if (rm)
+      EXPECT_EQ(cc[static_cast<std::size_t>(k)], c_before[static_cast<std::size_t>(k)]);
+    else
+      EXPECT_EQ(cc[static_cast<std::size_t>(t.m)], c_before[static_cast<std::size_t>(t.m)]);
+  }
+}
+
+TEST(SpmmRaw, RejectsBadArguments) {
+  const auto t = matrix_from_lengths("raw", 6, {1, 2}, 8);
+  std::vector<double> b(6 * 3), c(2 * 3);
+  auto call = [&](std::int64_t m, std::int64_t k, const std::int64_t* rm, std::int64_t ldb,
+                  std::int64_t ldc) {
+    spmm<double>(context(), DenseLayout::RowMajor, m, 6, k, 1.0, rm, t.col.data(), t.val.data(),
+                 b.data(), ldb, 0.0, c.data(), ldc);
+  };
+  EXPECT_NO_THROW(call(2, 3, t.row_map.data(), 3, 3));
+  EXPECT_THROW(call(-1, 3, t.row_map.data(), 3, 3), InvalidArgument);
+  EXPECT_THROW(call(2, 3, nullptr, 3, 3), InvalidArgument);
+  EXPECT_THROW(call(2, 3, t.row_map.data(), 2, 3), InvalidArgument);
+  EXPECT_THROW(call(2, 3, t.row_map.data(), 3, 2), InvalidArgument);
+}
+
+}  // namespace
