@@ -49,7 +49,7 @@ def clustered(records, rate, groups, impls, ylabel, title, png, workdir, log=Tru
     plots = ", ".join(
         "'%s' using %d:xtic(1) title '%s'" % (dat, c + 2, impls[c]) for c in range(len(impls)))
     gnuplot("""
-set terminal pngcairo size %d,560 font ',9'
+set terminal pngcairo noenhanced size %d,560 font ',9'
 set output '%s'
 set title '%s'
 set ylabel '%s'
@@ -115,7 +115,7 @@ def main():
                 roof = "(x*%g < %g ? x*%g : %g)" % (triad, args.peak, triad, args.peak)
             png = os.path.join(out, "roofline.png")
             gnuplot("""
-set terminal pngcairo size 900,620 font ',9'
+set terminal pngcairo noenhanced size 900,620 font ',9'
 set output '%s'
 set title 'SpMM on the memory roofline (STREAM triad %.1f GB/s, %s threads)'
 set xlabel 'arithmetic intensity, FLOP per byte of the traffic model'
@@ -163,7 +163,7 @@ plot %s lw 2 lc rgb 'black' title 'triad x intensity', %s
             plots = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, c + 2, cols[c])
                               for c in range(len(cols)))
             gnuplot("""
-set terminal pngcairo size 1000,560 font ',9'
+set terminal pngcairo noenhanced size 1000,560 font ',9'
 set output '%s'
 set title 'mimd SpMM speedup, geometric mean over the real datasets (%s, %s threads)'
 set ylabel 'speedup (x)'
