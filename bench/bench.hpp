@@ -42,8 +42,9 @@ struct TimingPolicy {
 
 struct Timing {
   double median = 0, min = 0, max = 0;
-  int reps = 0;    ///< reps of the reported round
-  int rounds = 0;  ///< rounds run
+  int reps = 0;        ///< reps of the reported round
+  int rounds = 0;      ///< rounds run
+  bool clean = false;  ///< the reported round met the clean_ratio criterion
 };
 
 /// Times `fn` (which must fence) under `policy`: warm-up, then rep by rep.

@@ -52,7 +52,8 @@ Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
       best.max = *std::max_element(t.begin(), t.end());
     }
     best.rounds = round + 1;
-    if (med <= policy.clean_ratio * best.min) break;
+    best.clean = best.median <= policy.clean_ratio * best.min;
+    if (best.clean) break;
   }
   return best;
 }
