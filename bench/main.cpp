@@ -240,7 +240,7 @@ int main(int argc, char** argv) {
     } else if (quick) {
       opt.timing = {10, 0.02, 0.005, 100000, 2, 1.25};
     } else {
-      opt.timing = {10, 0.12, 0.02, 100000, 3, 1.25};
+      opt.timing = {10, 0.1, 0.02, 100000, 2, 1.25};
     }
     if (min_seconds >= 0) opt.timing.min_seconds = min_seconds;
     opt.timing.min_reps = min_reps;
