@@ -30,10 +30,6 @@ constexpr std::int32_t kAhead = 8;
 /// Prefetch distance of the parents, in edges.
 constexpr std::int64_t kAheadEdges = 16;
 
-}  // namespace
-
-namespace {
-
 template <class Space>
 StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   StepStats stats;
