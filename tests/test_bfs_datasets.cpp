@@ -52,9 +52,9 @@ TEST_P(BfsDataset, AllAlgorithmsValidated) {
     directed = m.format.find("general") != std::string::npos;
   }
   const HostPattern sym = BfsGraph::symmetrize(stored);
-  check_all_algorithms(BfsGraph::undirected(sym), pick_sources(sym, 3, 7), m.path + " undirected");
+  check_all_algorithms(BfsGraph::undirected(sym), pick_sources(sym, 2, 7), m.path + " undirected");
   if (directed)
-    check_all_algorithms(BfsGraph::directed(stored), pick_sources(stored, 3, 7),
+    check_all_algorithms(BfsGraph::directed(stored), pick_sources(stored, 2, 7),
                          m.path + " directed");
 }
 
