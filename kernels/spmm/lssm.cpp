@@ -55,6 +55,9 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
     open_weight += len + 1;
   }
   plan.nunits = static_cast<std::int64_t>(unit_slot.size());
+  // No more workers than units: an idle worker would only scan the others' counters.
+  plan.workers = static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(plan.workers, plan.nunits)));
   plan.nsplit_rows = static_cast<std::int64_t>(split_row.size());
   unit_row.push_back(static_cast<std::int32_t>(m));
   unit_nz.push_back(row_map[m]);
