@@ -111,7 +111,7 @@ class RowSorter {
 /// Sorts every row of a CSR array set in parallel.
 template <class Scalar>
 void sort_rows(std::int32_t nrows, const std::int64_t* row_map, std::int32_t* cols, Scalar* vals) {
-#pragma omp parallel
+#pragma omp parallel if (row_map[nrows] >= (std::int64_t{1} << 16))
   {
     RowSorter<Scalar> sorter;
 #pragma omp for schedule(dynamic, 512)
@@ -149,10 +149,12 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
         static_cast<std::size_t>(std::lower_bound(wsum.begin(), wsum.end(), total / nslice * k) -
                                  wsum.begin()));
   const int slices = static_cast<int>(nslice);
+  // Below this many entries a parallel region costs more than it saves.
+  const bool par = total >= (std::size_t{1} << 16);
 
   // hist[k * rows + r]: entries of row r in slice k, then where slice k writes in row r.
   std::unique_ptr<std::int64_t[]> hist(new std::int64_t[nslice * rows]);
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) if (par)
   for (int k = 0; k < slices; ++k) {
     std::int64_t* h = hist.get() + static_cast<std::size_t>(k) * rows;
     std::fill(h, h + rows, 0);
@@ -161,7 +163,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
   }
   RowMap row_map(Kokkos::ViewAllocateWithoutInitializing("A.row_map"), rows + 1);
   std::int64_t* rm = row_map.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (par)
   for (std::int32_t r = 0; r < nrows; ++r) {
     std::int64_t sum = 0;
     for (std::size_t k = 0; k < nslice; ++k) {
@@ -174,7 +176,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
   }
   rm[rows] = 0;
   const std::int64_t nnz = exclusive_scan(rm, rows + 1);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (par)
   for (std::int32_t r = 0; r < nrows; ++r)
     for (std::size_t k = 0; k < nslice; ++k) hist[k * rows + static_cast<std::size_t>(r)] += rm[r];
 
@@ -184,7 +186,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
                     Values ? static_cast<std::size_t>(nnz) : 0);
   std::int32_t* en = entries.data();
   Scalar* va = values.data();
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) if (par)
   for (int k = 0; k < slices; ++k) {
     std::int64_t* h = hist.get() + static_cast<std::size_t>(k) * rows;
     for (std::size_t s = first[k]; s < first[k + 1]; ++s)
@@ -209,16 +211,18 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
   // Sort each row, then merge its duplicates (now adjacent, in input order) in place.
   std::unique_ptr<std::int64_t[]> len(new std::int64_t[rows + 1]);
   std::int32_t first_dup_row = nrows;
-#pragma omp parallel reduction(min : first_dup_row)
+#pragma omp parallel reduction(min : first_dup_row) if (par)
   {
     RowSorter<Scalar> sorter;
 #pragma omp for schedule(dynamic, 512)
     for (std::int32_t r = 0; r < nrows; ++r) {
       const std::int64_t b = rm[r], e = rm[r + 1];
       sorter.sort(en + b, Values ? va + b : nullptr, e - b);
-      std::int64_t w = b;
-      for (std::int64_t j = b; j < e; ++j) {
-        if (j > b && en[j] == en[w - 1]) {
+      // Nothing moves before the first duplicate.
+      std::int64_t w = b + 1;
+      while (w < e && en[w] != en[w - 1]) ++w;
+      for (std::int64_t j = w; j < e; ++j) {
+        if (en[j] == en[w - 1]) {
           if constexpr (Values) va[w - 1] += va[j];
         } else {
           en[w] = en[j];
@@ -226,6 +230,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
           ++w;
         }
       }
+      w = std::min(w, e);
       if (w < e) first_dup_row = std::min(first_dup_row, r);
       len[r] = w - b;
     }
@@ -248,7 +253,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
   std::int32_t* cen = c.entries.data();
   Scalar* cva = c.values.data();
   const std::int64_t* nrm = len.get();
-#pragma omp parallel for schedule(dynamic, 512)
+#pragma omp parallel for schedule(dynamic, 512) if (par)
   for (std::int32_t r = 0; r <= nrows; ++r) {
     crm[r] = nrm[r];
     if (r == nrows) continue;
