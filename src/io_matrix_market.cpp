@@ -205,7 +205,7 @@ struct Chunk {
 // '\n' is the file's last one (a missing token there means a truncated file).
 void parse_chunk(const Header& h, const char* begin, const char* end, const char* text_end,
                  Chunk& c) {
-  const auto reserve = static_cast<std::size_t>(end - begin) / 16;
+  const auto reserve = static_cast<std::size_t>(end - begin) / 8;
   if (!h.array) {
     c.rows.reserve(reserve);
     c.cols.reserve(reserve);

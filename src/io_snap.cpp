@@ -27,8 +27,8 @@ struct Chunk {
 };
 
 void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk& c) {
-  c.src.reserve(static_cast<std::size_t>(end - begin) / 12);
-  c.dst.reserve(static_cast<std::size_t>(end - begin) / 12);
+  c.src.reserve(static_cast<std::size_t>(end - begin) / 8);
+  c.dst.reserve(static_cast<std::size_t>(end - begin) / 8);
   const char* p = begin;
   const char* line_start = begin;
   auto fail = [&](ParseErrorKind kind, std::string detail, std::string text) {
