@@ -75,6 +75,7 @@ std::string TuningProfile::to_json() const {
   j["bfs_alpha"] = bfs_alpha;
   j["bfs_beta"] = bfs_beta;
   j["bfs_hub_degree"] = bfs_hub_degree;
+  j["bfs_serial_edges"] = bfs_serial_edges;
   return j.dump(2);
 }
 
@@ -102,6 +103,7 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   get_int("bfs_alpha", p.bfs_alpha);
   get_int("bfs_beta", p.bfs_beta);
   get_int("bfs_hub_degree", p.bfs_hub_degree);
+  get_int("bfs_serial_edges", p.bfs_serial_edges);
   if (j.contains("spmm_use_scratch")) {
     if (!j["spmm_use_scratch"].is_boolean())
       throw ParseError(path, 0, ParseErrorKind::NotANumber,

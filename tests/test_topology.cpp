@@ -102,9 +102,9 @@ TEST(Context, RejectsImpossibleThreadCounts) {
 
 TEST(Tuning, CpuProfileFollowsTheCaches) {
   mimd::Topology topo = mimd::discover_topology();
-  topo.caches = {{1, 32 * 1024, 64, 1, 8}, {2, 1024 * 1024, 64, 1, 8}};
+  topo.caches = {{1, 32 * 1024, 64, 1, 8}, {2, 256 * 1024, 64, 1, 8}};
   const auto small = mimd::default_profile(topo, "OpenMP");
-  topo.caches[0].size_bytes = 128 * 1024;
+  topo.caches[1].size_bytes = 1024 * 1024;
   const auto large = mimd::default_profile(topo, "OpenMP");
   EXPECT_GT(large.spmm_block_nnz, small.spmm_block_nnz);
   EXPECT_EQ(small.spmm_combine, mimd::SplitCombine::TwoPass);

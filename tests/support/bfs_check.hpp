@@ -53,6 +53,25 @@ inline HostPattern random_pattern(std::int32_t n, std::int64_t edges, int skew,
   return pattern_from_lists(adj);
 }
 
+/// `count` random vertices with out-edges (seeded), plus the first vertex without
+/// out-edges when the graph has one.
+inline std::vector<std::int32_t> pick_sources(const HostPattern& g, std::size_t count,
+                                              std::uint64_t seed) {
+  std::vector<std::int32_t> sources;
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<std::int32_t> pick(0, g.nrows - 1);
+  for (int tries = 0; sources.size() < count && tries < 10000; ++tries) {
+    const std::int32_t v = pick(rng);
+    if (g.row_map(v + 1) > g.row_map(v)) sources.push_back(v);
+  }
+  for (std::int32_t v = 0; v < g.nrows; ++v)
+    if (g.row_map(v + 1) == g.row_map(v)) {
+      sources.push_back(v);
+      break;
+    }
+  return sources;
+}
+
 /// Runs `options` from `source`, validates the result and compares it with the reference.
 inline void check_bfs(const BfsGraph& g, std::int32_t source, const BfsOptions& options,
                       const std::string& what) {
