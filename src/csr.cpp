@@ -132,7 +132,7 @@ HostCsr<Scalar> csr_from_coo(const CooMatrix<Scalar>& coo, DuplicatePolicy polic
   const auto nrows = static_cast<std::int32_t>(coo.nrows);
   const auto ncols = static_cast<std::int32_t>(coo.ncols);
   std::size_t bad = n;
-#pragma omp parallel for schedule(static) reduction(min : bad)
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= (std::size_t{1} << 16))
   for (std::size_t i = 0; i < n; ++i)
     if (coo.rows[i] < 0 || coo.rows[i] >= nrows || coo.cols[i] < 0 || coo.cols[i] >= ncols)
       bad = std::min(bad, i);

@@ -26,17 +26,21 @@
 
 namespace mimd::csr_detail {
 
-/// In place: a[i] becomes a[0] + ... + a[i-1]; returns the total.
-inline std::int64_t exclusive_scan(std::int64_t* a, std::size_t m) {
+/// Parallel exclusive scan over items [0, m) in one parallel region: `size(i)` is
+/// called once per item (it may do per-item work), then `apply(i, offset)` with the
+/// sum of the sizes of the items before i, each thread on the same block of items;
+/// `apply` returns item i's size again. Returns the total.
+template <class Size, class Apply>
+std::int64_t scan_items(std::size_t m, bool par, Size size, Apply apply) {
   std::vector<std::int64_t> block(static_cast<std::size_t>(omp_get_max_threads()) + 1, 0);
   std::size_t used = 1;
-#pragma omp parallel if (m > (1u << 16))
+#pragma omp parallel if (par)
   {
     const auto t = static_cast<std::size_t>(omp_get_thread_num());
     const auto nt = static_cast<std::size_t>(omp_get_num_threads());
     const std::size_t b = m * t / nt, e = m * (t + 1) / nt;
     std::int64_t s = 0;
-    for (std::size_t i = b; i < e; ++i) s += a[i];
+    for (std::size_t i = b; i < e; ++i) s += size(i);
     block[t + 1] = s;
 #pragma omp barrier
 #pragma omp single
@@ -44,12 +48,8 @@ inline std::int64_t exclusive_scan(std::int64_t* a, std::size_t m) {
       used = nt;
       for (std::size_t k = 0; k < nt; ++k) block[k + 1] += block[k];
     }
-    std::int64_t run = block[t];
-    for (std::size_t i = b; i < e; ++i) {
-      const std::int64_t x = a[i];
-      a[i] = run;
-      run += x;
-    }
+    std::int64_t offset = block[t];
+    for (std::size_t i = b; i < e; ++i) offset += apply(i, offset);
   }
   return block[used];
 }
@@ -111,7 +111,7 @@ class RowSorter {
 /// Sorts every row of a CSR array set in parallel.
 template <class Scalar>
 void sort_rows(std::int32_t nrows, const std::int64_t* row_map, std::int32_t* cols, Scalar* vals) {
-#pragma omp parallel
+#pragma omp parallel if (row_map[nrows] >= (std::int64_t{1} << 16))
   {
     RowSorter<Scalar> sorter;
 #pragma omp for schedule(dynamic, 512)
@@ -149,34 +149,40 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
         static_cast<std::size_t>(std::lower_bound(wsum.begin(), wsum.end(), total / nslice * k) -
                                  wsum.begin()));
   const int slices = static_cast<int>(nslice);
+  // Below this many entries a parallel region costs more than it saves.
+  const bool par = total >= (std::size_t{1} << 16);
 
   // hist[k * rows + r]: entries of row r in slice k, then where slice k writes in row r.
   std::unique_ptr<std::int64_t[]> hist(new std::int64_t[nslice * rows]);
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) if (par)
   for (int k = 0; k < slices; ++k) {
     std::int64_t* h = hist.get() + static_cast<std::size_t>(k) * rows;
     std::fill(h, h + rows, 0);
     for (std::size_t s = first[k]; s < first[k + 1]; ++s)
       src.each(s, [h](std::int32_t r, std::int32_t, Scalar) { ++h[r]; });
   }
+  // Row sizes, each slice's offset within its row, then the row offsets.
   RowMap row_map(Kokkos::ViewAllocateWithoutInitializing("A.row_map"), rows + 1);
   std::int64_t* rm = row_map.data();
-#pragma omp parallel for schedule(static)
-  for (std::int32_t r = 0; r < nrows; ++r) {
-    std::int64_t sum = 0;
-    for (std::size_t k = 0; k < nslice; ++k) {
-      std::int64_t& h = hist[k * rows + static_cast<std::size_t>(r)];
-      const std::int64_t x = h;
-      h = sum;
-      sum += x;
-    }
-    rm[r] = sum;
-  }
-  rm[rows] = 0;
-  const std::int64_t nnz = exclusive_scan(rm, rows + 1);
-#pragma omp parallel for schedule(static)
-  for (std::int32_t r = 0; r < nrows; ++r)
-    for (std::size_t k = 0; k < nslice; ++k) hist[k * rows + static_cast<std::size_t>(r)] += rm[r];
+  std::int64_t* hs = hist.get();
+  const std::int64_t nnz = scan_items(
+      rows, par,
+      [=](std::size_t r) {
+        std::int64_t sum = 0;
+        for (std::size_t k = 0; k < nslice; ++k) {
+          const std::int64_t x = hs[k * rows + r];
+          hs[k * rows + r] = sum;
+          sum += x;
+        }
+        return rm[r] = sum;
+      },
+      [=](std::size_t r, std::int64_t offset) {
+        const std::int64_t x = rm[r];
+        rm[r] = offset;
+        for (std::size_t k = 0; k < nslice; ++k) hs[k * rows + r] += offset;
+        return x;
+      });
+  rm[rows] = nnz;
 
   Entries entries(Kokkos::ViewAllocateWithoutInitializing("A.entries"),
                   static_cast<std::size_t>(nnz));
@@ -184,7 +190,7 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
                     Values ? static_cast<std::size_t>(nnz) : 0);
   std::int32_t* en = entries.data();
   Scalar* va = values.data();
-#pragma omp parallel for schedule(static, 1)
+#pragma omp parallel for schedule(static, 1) if (par)
   for (int k = 0; k < slices; ++k) {
     std::int64_t* h = hist.get() + static_cast<std::size_t>(k) * rows;
     for (std::size_t s = first[k]; s < first[k + 1]; ++s)
@@ -207,18 +213,21 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
   if (presorted) return a;
 
   // Sort each row, then merge its duplicates (now adjacent, in input order) in place.
-  std::unique_ptr<std::int64_t[]> len(new std::int64_t[rows + 1]);
+  std::unique_ptr<std::int64_t[]> len(new std::int64_t[rows]);
   std::int32_t first_dup_row = nrows;
-#pragma omp parallel reduction(min : first_dup_row)
+  std::int64_t kept = 0;
+#pragma omp parallel reduction(min : first_dup_row) reduction(+ : kept) if (par)
   {
     RowSorter<Scalar> sorter;
 #pragma omp for schedule(dynamic, 512)
     for (std::int32_t r = 0; r < nrows; ++r) {
       const std::int64_t b = rm[r], e = rm[r + 1];
       sorter.sort(en + b, Values ? va + b : nullptr, e - b);
-      std::int64_t w = b;
-      for (std::int64_t j = b; j < e; ++j) {
-        if (j > b && en[j] == en[w - 1]) {
+      // Nothing moves before the first duplicate.
+      std::int64_t w = b + 1;
+      while (w < e && en[w] != en[w - 1]) ++w;
+      for (std::int64_t j = w; j < e; ++j) {
+        if (en[j] == en[w - 1]) {
           if constexpr (Values) va[w - 1] += va[j];
         } else {
           en[w] = en[j];
@@ -226,37 +235,37 @@ HostCsr<Scalar> build_csr(std::int32_t nrows, std::int32_t ncols, const Source& 
           ++w;
         }
       }
+      w = std::min(w, e);
       if (w < e) first_dup_row = std::min(first_dup_row, r);
       len[r] = w - b;
+      kept += w - b;
     }
   }
   if (first_dup_row == nrows) return a;
   if (policy == DuplicatePolicy::Reject)
     throw InvalidMatrix("row " + std::to_string(first_dup_row),
                         "holds the same column more than once (DuplicatePolicy::Reject)");
-  len[rows] = 0;
-  const std::int64_t merged = exclusive_scan(len.get(), rows + 1);
   HostCsr<Scalar> c;
   c.nrows = nrows;
   c.ncols = ncols;
   c.row_map = RowMap(Kokkos::ViewAllocateWithoutInitializing("A.row_map"), rows + 1);
-  c.entries = Entries(Kokkos::ViewAllocateWithoutInitializing("A.entries"),
-                      static_cast<std::size_t>(merged));
+  c.entries =
+      Entries(Kokkos::ViewAllocateWithoutInitializing("A.entries"), static_cast<std::size_t>(kept));
   c.values = ValuesView(Kokkos::ViewAllocateWithoutInitializing("A.values"),
-                        Values ? static_cast<std::size_t>(merged) : 0);
+                        Values ? static_cast<std::size_t>(kept) : 0);
   std::int64_t* crm = c.row_map.data();
   std::int32_t* cen = c.entries.data();
   Scalar* cva = c.values.data();
-  const std::int64_t* nrm = len.get();
-#pragma omp parallel for schedule(dynamic, 512)
-  for (std::int32_t r = 0; r <= nrows; ++r) {
-    crm[r] = nrm[r];
-    if (r == nrows) continue;
-    const std::int64_t n = nrm[r + 1] - nrm[r];
-    std::copy(en + rm[r], en + rm[r] + n, cen + nrm[r]);
-    if constexpr (Values) std::copy(va + rm[r], va + rm[r] + n, cva + nrm[r]);
-  }
-  (void)cva;
+  const std::int64_t* ln = len.get();
+  crm[rows] = scan_items(
+      rows, par, [=](std::size_t r) { return ln[r]; },
+      [=](std::size_t r, std::int64_t offset) {
+        crm[r] = offset;
+        std::copy(en + rm[r], en + rm[r] + ln[r], cen + offset);
+        if constexpr (Values) std::copy(va + rm[r], va + rm[r] + ln[r], cva + offset);
+        (void)cva;
+        return ln[r];
+      });
   return c;
 }
 
