@@ -2,47 +2,17 @@
 // These run once per matrix (not in the timed kernels), parallelised with OpenMP.
 #include "mimd/csr.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <limits>
+
+#include "csr_build.hpp"
 
 namespace mimd {
 
 namespace {
-
-// Sorts row r's columns (and the matching values) by insertion sort for short rows,
-// by an index permutation otherwise.
-template <class Scalar>
-void sort_row(std::int32_t* cols, Scalar* vals, std::int64_t len) {
-  if (len < 2) return;
-  bool sorted = true;
-  for (std::int64_t i = 1; i < len && sorted; ++i) sorted = cols[i - 1] <= cols[i];
-  if (sorted) return;
-  if (vals == nullptr) {
-    std::sort(cols, cols + len);
-    return;
-  }
-  std::vector<std::int64_t> perm(static_cast<std::size_t>(len));
-  std::iota(perm.begin(), perm.end(), 0);
-  std::stable_sort(perm.begin(), perm.end(),
-                   [&](std::int64_t x, std::int64_t y) { return cols[x] < cols[y]; });
-  std::vector<std::int32_t> c(static_cast<std::size_t>(len));
-  std::vector<Scalar> v(static_cast<std::size_t>(len));
-  for (std::int64_t i = 0; i < len; ++i) {
-    c[i] = cols[perm[i]];
-    v[i] = vals[perm[i]];
-  }
-  std::copy(c.begin(), c.end(), cols);
-  std::copy(v.begin(), v.end(), vals);
-}
-
-template <class Scalar>
-void sort_all_rows(std::int32_t nrows, const std::int64_t* row_map, std::int32_t* cols,
-                   Scalar* vals) {
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::int32_t r = 0; r < nrows; ++r)
-    sort_row(cols + row_map[r], vals ? vals + row_map[r] : nullptr, row_map[r + 1] - row_map[r]);
-}
 
 void check_fits_ordinal(std::int64_t n, const char* what) {
   if (n < 0 || n > std::numeric_limits<std::int32_t>::max())
@@ -90,34 +60,63 @@ void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues
   }
 }
 
-template <class Scalar>
+// The rows of a CSR matrix as a Source for build_csr, emitting (col, row, value):
+// visiting rows in order gives every transposed row increasing columns.
+template <class Scalar, bool Values>
+struct TransposeSource {
+  std::int32_t nrows;
+  const std::int64_t* rm;
+  const std::int32_t* en;
+  const Scalar* vals;
+  std::size_t rows_per_seg;
+  std::size_t segments() const {
+    return (static_cast<std::size_t>(nrows) + rows_per_seg - 1) / rows_per_seg;
+  }
+  std::size_t begin(std::size_t seg) const { return seg * rows_per_seg; }
+  std::size_t end(std::size_t seg) const {
+    return std::min(static_cast<std::size_t>(nrows), (seg + 1) * rows_per_seg);
+  }
+  std::size_t weight(std::size_t seg) const {
+    return static_cast<std::size_t>(rm[end(seg)] - rm[begin(seg)]);
+  }
+  template <class F>
+  void each(std::size_t seg, F&& f) const {
+    for (std::size_t r = begin(seg); r < end(seg); ++r)
+      for (std::int64_t j = rm[r]; j < rm[r + 1]; ++j)
+        f(en[j], static_cast<std::int32_t>(r), Values ? vals[j] : Scalar(0));
+  }
+};
+
+template <class Scalar, bool Values>
 HostCsr<Scalar> transpose_impl(std::int32_t nrows, std::int32_t ncols,
                                const HostPattern::row_map_type& rm,
                                const HostPattern::entries_type& en, const Scalar* vals) {
-  HostCsr<Scalar> t;
-  t.nrows = ncols;
-  t.ncols = nrows;
-  const std::int64_t nnz = static_cast<std::int64_t>(en.extent(0));
-  t.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing("At.row_map"),
-                                        static_cast<std::size_t>(ncols) + 1);
-  t.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("At.entries"),
-                                        static_cast<std::size_t>(nnz));
-  t.values =
-      typename HostCsr<Scalar>::values_type(Kokkos::ViewAllocateWithoutInitializing("At.values"),
-                                            vals ? static_cast<std::size_t>(nnz) : 0);
-  std::vector<std::int64_t> count(static_cast<std::size_t>(ncols) + 1, 0);
-  for (std::int64_t j = 0; j < nnz; ++j) ++count[static_cast<std::size_t>(en(j)) + 1];
-  std::partial_sum(count.begin(), count.end(), count.begin());
-  for (std::int32_t c = 0; c <= ncols; ++c) t.row_map(c) = count[c];
-  // Rows are visited in order, so each transposed row receives increasing columns.
-  for (std::int32_t r = 0; r < nrows; ++r)
-    for (auto j = rm(r); j < rm(r + 1); ++j) {
-      const auto pos = count[static_cast<std::size_t>(en(j))]++;
-      t.entries(pos) = r;
-      if (vals) t.values(pos) = vals[j];
-    }
-  return t;
+  const std::size_t segs = 16 * static_cast<std::size_t>(omp_get_max_threads());
+  const TransposeSource<Scalar, Values> src{
+      nrows, rm.data(), en.data(), vals,
+      std::max<std::size_t>(1, (static_cast<std::size_t>(nrows) + segs - 1) / segs)};
+  return csr_detail::build_csr<Scalar, Values>(ncols, nrows, src, DuplicatePolicy::Sum,
+                                               /*presorted=*/true);
 }
+
+// A CooMatrix as a Source for build_csr, in fixed-size segments.
+template <class Scalar>
+struct CooSource {
+  const CooMatrix<Scalar>& coo;
+  static constexpr std::size_t kSegment = 1 << 16;
+  std::size_t segments() const { return (coo.rows.size() + kSegment - 1) / kSegment; }
+  std::size_t weight(std::size_t seg) const {
+    return std::min(coo.rows.size(), (seg + 1) * kSegment) - seg * kSegment;
+  }
+  template <class F>
+  void each(std::size_t seg, F&& f) const {
+    const std::size_t b = seg * kSegment, e = b + weight(seg);
+    if (coo.values.empty())
+      for (std::size_t i = b; i < e; ++i) f(coo.rows[i], coo.cols[i], Scalar(1));
+    else
+      for (std::size_t i = b; i < e; ++i) f(coo.rows[i], coo.cols[i], coo.values[i]);
+  }
+};
 
 }  // namespace
 
@@ -132,76 +131,26 @@ HostCsr<Scalar> csr_from_coo(const CooMatrix<Scalar>& coo, DuplicatePolicy polic
                           std::to_string(coo.values.size()) + ")");
   const auto nrows = static_cast<std::int32_t>(coo.nrows);
   const auto ncols = static_cast<std::int32_t>(coo.ncols);
-  for (std::size_t i = 0; i < n; ++i) {
+  std::size_t bad = n;
+#pragma omp parallel for schedule(static) reduction(min : bad) if (n >= (std::size_t{1} << 16))
+  for (std::size_t i = 0; i < n; ++i)
     if (coo.rows[i] < 0 || coo.rows[i] >= nrows || coo.cols[i] < 0 || coo.cols[i] >= ncols)
-      throw InvalidMatrix("coordinate entry " + std::to_string(i),
-                          "(" + std::to_string(coo.rows[i]) + ", " + std::to_string(coo.cols[i]) +
-                              ") outside [0, " + std::to_string(nrows) + ") x [0, " +
-                              std::to_string(ncols) + ")");
-  }
-  std::vector<std::int64_t> offs(static_cast<std::size_t>(nrows) + 1, 0);
-  for (std::size_t i = 0; i < n; ++i) ++offs[static_cast<std::size_t>(coo.rows[i]) + 1];
-  std::partial_sum(offs.begin(), offs.end(), offs.begin());
-  std::vector<std::int32_t> cols(n);
-  std::vector<Scalar> vals(n);
-  {
-    std::vector<std::int64_t> pos(offs.begin(), offs.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto p = pos[static_cast<std::size_t>(coo.rows[i])]++;
-      cols[p] = coo.cols[i];
-      vals[p] = coo.values.empty() ? Scalar(1) : coo.values[i];
-    }
-  }
-  sort_all_rows(nrows, offs.data(), cols.data(), vals.data());
-  // Merge duplicates (adjacent after sorting) and compact.
-  std::vector<std::int64_t> new_len(static_cast<std::size_t>(nrows), 0);
-  std::int32_t first_dup_row = nrows;
-#pragma omp parallel for schedule(dynamic, 256) reduction(min : first_dup_row)
-  for (std::int32_t r = 0; r < nrows; ++r) {
-    std::int64_t w = offs[r];
-    for (std::int64_t j = offs[r]; j < offs[r + 1]; ++j) {
-      if (j > offs[r] && cols[j] == cols[w - 1]) {
-        first_dup_row = std::min(first_dup_row, r);
-        vals[w - 1] += vals[j];
-      } else {
-        cols[w] = cols[j];
-        vals[w] = vals[j];
-        ++w;
-      }
-    }
-    new_len[r] = w - offs[r];
-  }
-  if (first_dup_row < nrows && policy == DuplicatePolicy::Reject)
-    throw InvalidMatrix("row " + std::to_string(first_dup_row),
-                        "holds the same column more than once (DuplicatePolicy::Reject)");
-  HostCsr<Scalar> a;
-  a.nrows = nrows;
-  a.ncols = ncols;
-  a.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing("A.row_map"),
-                                        static_cast<std::size_t>(nrows) + 1);
-  a.row_map(0) = 0;
-  for (std::int32_t r = 0; r < nrows; ++r) a.row_map(r + 1) = a.row_map(r) + new_len[r];
-  const auto nnz = static_cast<std::size_t>(a.row_map(nrows));
-  a.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("A.entries"), nnz);
-  a.values = typename HostCsr<Scalar>::values_type(
-      Kokkos::ViewAllocateWithoutInitializing("A.values"), nnz);
-#pragma omp parallel for schedule(dynamic, 256)
-  for (std::int32_t r = 0; r < nrows; ++r) {
-    const auto dst = a.row_map(r);
-    for (std::int64_t k = 0; k < new_len[r]; ++k) {
-      a.entries(dst + k) = cols[offs[r] + k];
-      a.values(dst + k) = vals[offs[r] + k];
-    }
-  }
-  return a;
+      bad = std::min(bad, i);
+  if (bad < n)
+    throw InvalidMatrix("coordinate entry " + std::to_string(bad),
+                        "(" + std::to_string(coo.rows[bad]) + ", " + std::to_string(coo.cols[bad]) +
+                            ") outside [0, " + std::to_string(nrows) + ") x [0, " +
+                            std::to_string(ncols) + ")");
+  return csr_detail::build_csr<Scalar, true>(nrows, ncols, CooSource<Scalar>{coo}, policy,
+                                             /*presorted=*/false);
 }
 
 template <class Scalar>
 void sort_columns(HostCsr<Scalar>& a) {
-  sort_all_rows(a.nrows, a.row_map.data(), a.entries.data(), a.values.data());
+  csr_detail::sort_rows(a.nrows, a.row_map.data(), a.entries.data(), a.values.data());
 }
 void sort_columns(HostPattern& a) {
-  sort_all_rows<double>(a.nrows, a.row_map.data(), a.entries.data(), nullptr);
+  csr_detail::sort_rows<double>(a.nrows, a.row_map.data(), a.entries.data(), nullptr);
 }
 
 template <class Scalar>
@@ -214,11 +163,10 @@ void validate(const HostPattern& a, bool require_sorted) {
 
 template <class Scalar>
 HostCsr<Scalar> transpose(const HostCsr<Scalar>& a) {
-  return transpose_impl<Scalar>(a.nrows, a.ncols, a.row_map, a.entries, a.values.data());
+  return transpose_impl<Scalar, true>(a.nrows, a.ncols, a.row_map, a.entries, a.values.data());
 }
 HostPattern transpose(const HostPattern& a) {
-  auto t = transpose_impl<char>(a.nrows, a.ncols, a.row_map, a.entries, nullptr);
-  return t.pattern();
+  return transpose_impl<float, false>(a.nrows, a.ncols, a.row_map, a.entries, nullptr).pattern();
 }
 
 RowStats row_stats(const HostPattern& a) {

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 
+#include "csr_build.hpp"
 #include "io_detail.hpp"
 
 namespace mimd {
@@ -204,7 +205,7 @@ struct Chunk {
 // '\n' is the file's last one (a missing token there means a truncated file).
 void parse_chunk(const Header& h, const char* begin, const char* end, const char* text_end,
                  Chunk& c) {
-  const auto reserve = static_cast<std::size_t>(end - begin) / 16;
+  const auto reserve = static_cast<std::size_t>(end - begin) / 8;
   if (!h.array) {
     c.rows.reserve(reserve);
     c.cols.reserve(reserve);
@@ -286,6 +287,41 @@ void parse_chunk(const Header& h, const char* begin, const char* end, const char
   }
 }
 
+// The parsed chunks as a Source for build_csr: the stored entries of every chunk,
+// then (symmetric kinds) the mirrored off-diagonal ones of every chunk, each in file
+// order. For the usual column-major lower triangle every row then receives its columns
+// already sorted (stored ones below the diagonal, mirrored ones above).
+template <class Scalar>
+struct ChunkSource {
+  const std::vector<Chunk>& chunks;
+  bool expand, pattern;
+  Scalar mirror_sign;
+  std::size_t segments() const { return chunks.size() * (expand ? 2 : 1); }
+  std::size_t weight(std::size_t seg) const {
+    return seg < chunks.size() ? chunks[seg].rows.size() : chunks[seg - chunks.size()].mirrored;
+  }
+  template <class F>
+  void each(std::size_t seg, F&& f) const {
+    const bool mirror = seg >= chunks.size();
+    const Chunk& c = chunks[mirror ? seg - chunks.size() : seg];
+    const std::size_t n = c.rows.size();
+    const std::int32_t* rows = c.rows.data();
+    const std::int32_t* cols = c.cols.data();
+    const double* vals = c.values.data();
+    if (!mirror && pattern)
+      for (std::size_t i = 0; i < n; ++i) f(rows[i], cols[i], Scalar(1));
+    else if (!mirror)
+      for (std::size_t i = 0; i < n; ++i) f(rows[i], cols[i], static_cast<Scalar>(vals[i]));
+    else if (pattern)
+      for (std::size_t i = 0; i < n; ++i) {
+        if (rows[i] != cols[i]) f(cols[i], rows[i], Scalar(1));
+      }
+    else
+      for (std::size_t i = 0; i < n; ++i)
+        if (rows[i] != cols[i]) f(cols[i], rows[i], mirror_sign * static_cast<Scalar>(vals[i]));
+  }
+};
+
 // Start of the data line number `k` (0-based) of [begin, end), and its 0-based line.
 const char* find_entry(const char* begin, const char* end, std::uint64_t k, std::uint64_t& line) {
   line = 0;
@@ -312,7 +348,7 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
   for_each_chunk(t, cuts, progress, [&](int k, const char* begin, const char* end) {
     parse_chunk(h, begin, end, t.data() + t.size(), chunks[k]);
   });
-  std::uint64_t line = h.data_line, entries = 0, mirrored = 0;
+  std::uint64_t line = h.data_line, entries = 0;
   for (int k = 0; k < parts; ++k) {
     const Chunk& c = chunks[k];
     if (entries + c.entries > h.expected) {
@@ -329,76 +365,48 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
                        c.error.text);
     line += c.lines;
     entries += c.entries;
-    mirrored += c.mirrored;
   }
   if (entries < h.expected)
     throw ParseError(src.name, count_lines(t) + 1, ParseErrorKind::TooFewEntries,
                      "the size line declares " + std::to_string(h.expected) +
                          " entries, the file ends after " + std::to_string(entries));
 
-  CooMatrix<Scalar> coo;
-  coo.nrows = h.info.rows;
-  coo.ncols = h.info.cols;
   const bool expand = h.symmetry != Symmetry::General;
   const Scalar mirror_sign = h.symmetry == Symmetry::SkewSymmetric ? Scalar(-1) : Scalar(1);
   if (!h.array) {
-    const std::size_t n = entries + (expand ? mirrored : 0);
-    coo.rows.resize(n);
-    coo.cols.resize(n);
-    if (!h.pattern) coo.values.resize(n);
-    // Stored entries first, then all mirrored ones, each in file order: for the usual
-    // column-major lower triangle every row then receives its columns already sorted
-    // (stored ones below the diagonal, mirrored ones above), so csr_from_coo need not
-    // sort them.
-    std::vector<std::size_t> stored(static_cast<std::size_t>(parts) + 1, 0);
-    std::vector<std::size_t> mirror(static_cast<std::size_t>(parts) + 1, entries);
-    for (int k = 0; k < parts; ++k) {
-      stored[k + 1] = stored[k] + chunks[k].entries;
-      mirror[k + 1] = mirror[k] + chunks[k].mirrored;
-    }
-#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
-    for (int k = 0; k < parts; ++k) {
-      const Chunk& c = chunks[k];
-      std::size_t o = stored[k], m = mirror[k];
-      for (std::size_t i = 0; i < c.rows.size(); ++i, ++o) {
-        const Scalar v = h.pattern ? Scalar(1) : static_cast<Scalar>(c.values[i]);
-        coo.rows[o] = c.rows[i];
-        coo.cols[o] = c.cols[i];
-        if (!h.pattern) coo.values[o] = v;
-        if (expand && c.rows[i] != c.cols[i]) {
-          coo.rows[m] = c.cols[i];
-          coo.cols[m] = c.rows[i];
-          if (!h.pattern) coo.values[m] = mirror_sign * v;
-          ++m;
-        }
-      }
-    }
-  } else {
-    // Column-major; symmetric kinds store the lower triangle (skew: strictly lower).
-    const auto nrows = static_cast<std::int32_t>(h.info.rows);
-    const auto ncols = static_cast<std::int32_t>(h.info.cols);
-    std::int32_t i = 0, j = 0;
-    if (h.symmetry == Symmetry::SkewSymmetric) i = 1;
-    auto advance = [&]() {
-      if (++i < nrows) return;
-      ++j;
-      i = h.symmetry == Symmetry::General ? 0 : (h.symmetry == Symmetry::SkewSymmetric ? j + 1 : j);
-    };
-    for (const Chunk& c : chunks)
-      for (const double x : c.values) {
-        while (j < ncols && i >= nrows) advance();
-        const auto v = static_cast<Scalar>(x);
-        coo.rows.push_back(i);
-        coo.cols.push_back(j);
-        coo.values.push_back(v);
-        if (expand && i != j) {
-          coo.rows.push_back(j);
-          coo.cols.push_back(i);
-          coo.values.push_back(mirror_sign * v);
-        }
-        advance();
-      }
+    progress.update("building CSR", t.size(), t.size());
+    const ChunkSource<Scalar> source{chunks, expand, h.pattern, mirror_sign};
+    return csr_detail::build_csr<Scalar, true>(static_cast<std::int32_t>(h.info.rows),
+                                               static_cast<std::int32_t>(h.info.cols), source,
+                                               DuplicatePolicy::Sum, /*presorted=*/false);
   }
+  CooMatrix<Scalar> coo;
+  coo.nrows = h.info.rows;
+  coo.ncols = h.info.cols;
+  // Array format: column-major; symmetric kinds store the lower triangle (skew: strictly lower).
+  const auto nrows = static_cast<std::int32_t>(h.info.rows);
+  const auto ncols = static_cast<std::int32_t>(h.info.cols);
+  std::int32_t i = 0, j = 0;
+  if (h.symmetry == Symmetry::SkewSymmetric) i = 1;
+  auto advance = [&]() {
+    if (++i < nrows) return;
+    ++j;
+    i = h.symmetry == Symmetry::General ? 0 : (h.symmetry == Symmetry::SkewSymmetric ? j + 1 : j);
+  };
+  for (const Chunk& c : chunks)
+    for (const double x : c.values) {
+      while (j < ncols && i >= nrows) advance();
+      const auto v = static_cast<Scalar>(x);
+      coo.rows.push_back(i);
+      coo.cols.push_back(j);
+      coo.values.push_back(v);
+      if (expand && i != j) {
+        coo.rows.push_back(j);
+        coo.cols.push_back(i);
+        coo.values.push_back(mirror_sign * v);
+      }
+      advance();
+    }
   chunks.clear();
   progress.update("building CSR", t.size(), t.size());
   return csr_from_coo(coo, DuplicatePolicy::Sum);

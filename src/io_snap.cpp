@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "csr_build.hpp"
 #include "io_detail.hpp"
 
 namespace mimd {
@@ -26,8 +27,8 @@ struct Chunk {
 };
 
 void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk& c) {
-  c.src.reserve(static_cast<std::size_t>(end - begin) / 12);
-  c.dst.reserve(static_cast<std::size_t>(end - begin) / 12);
+  c.src.reserve(static_cast<std::size_t>(end - begin) / 8);
+  c.dst.reserve(static_cast<std::size_t>(end - begin) / 8);
   const char* p = begin;
   const char* line_start = begin;
   auto fail = [&](ParseErrorKind kind, std::string detail, std::string text) {
@@ -79,6 +80,26 @@ void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk
   }
 }
 
+// The parsed chunks as a Source for build_csr: every edge in file order, then
+// (symmetrize) every reversed edge. Reversed self-loops are left out: they would
+// merge with the originals.
+struct EdgeSource {
+  const std::vector<Chunk>& chunks;
+  bool symmetrize;
+  std::size_t segments() const { return chunks.size() * (symmetrize ? 2 : 1); }
+  std::size_t weight(std::size_t seg) const { return chunks[seg % chunks.size()].src.size(); }
+  template <class F>
+  void each(std::size_t seg, F&& f) const {
+    const Chunk& c = chunks[seg % chunks.size()];
+    const std::size_t n = c.src.size();
+    if (seg < chunks.size())
+      for (std::size_t i = 0; i < n; ++i) f(c.src[i], c.dst[i], 1.0f);
+    else
+      for (std::size_t i = 0; i < n; ++i)
+        if (c.src[i] != c.dst[i]) f(c.dst[i], c.src[i], 1.0f);
+  }
+};
+
 }  // namespace
 
 HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progress& progress) {
@@ -92,7 +113,6 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
   std::uint64_t line = 1;
   std::size_t edges = 0;
   std::int64_t max_id = -1;
-  std::vector<std::size_t> offset(static_cast<std::size_t>(parts) + 1, 0);
   for (int k = 0; k < parts; ++k) {
     const Chunk& c = chunks[k];
     if (c.error.failed)
@@ -100,51 +120,37 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
                        c.error.text);
     line += c.lines;
     edges += c.src.size();
-    offset[k + 1] = edges;
     max_id = std::max(max_id, c.max_id);
   }
   if (edges == 0)
     throw ParseError(src.name, 0, ParseErrorKind::EmptyFile,
                      "no edges (only comments or blank lines)");
 
-  const std::size_t total = options.symmetrize ? 2 * edges : edges;
-  CooMatrix<float> coo;
-  coo.rows.resize(total);
-  coo.cols.resize(total);
-#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
-  for (int k = 0; k < parts; ++k) {
-    const Chunk& c = chunks[k];
-    std::copy(c.src.begin(), c.src.end(),
-              coo.rows.begin() + static_cast<std::ptrdiff_t>(offset[k]));
-    std::copy(c.dst.begin(), c.dst.end(),
-              coo.cols.begin() + static_cast<std::ptrdiff_t>(offset[k]));
-    if (options.symmetrize) {
-      const auto o = static_cast<std::ptrdiff_t>(edges + offset[k]);
-      std::copy(c.dst.begin(), c.dst.end(), coo.rows.begin() + o);
-      std::copy(c.src.begin(), c.src.end(), coo.cols.begin() + o);
-    }
-  }
-  chunks.clear();
   std::int64_t n = max_id + 1;
   if (options.compact_ids) {
-    std::vector<std::int32_t> ids(coo.rows.begin(),
-                                  coo.rows.begin() + static_cast<std::ptrdiff_t>(edges));
-    ids.insert(ids.end(), coo.cols.begin(), coo.cols.begin() + static_cast<std::ptrdiff_t>(edges));
+    std::vector<std::int32_t> ids;
+    ids.reserve(2 * edges);
+    for (const Chunk& c : chunks) {
+      ids.insert(ids.end(), c.src.begin(), c.src.end());
+      ids.insert(ids.end(), c.dst.begin(), c.dst.end());
+    }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
     n = static_cast<std::int64_t>(ids.size());
     auto rank = [&](std::int32_t v) {
       return static_cast<std::int32_t>(std::lower_bound(ids.begin(), ids.end(), v) - ids.begin());
     };
-#pragma omp parallel for schedule(static) if (total > 65536)
-    for (std::size_t i = 0; i < total; ++i) {
-      coo.rows[i] = rank(coo.rows[i]);
-      coo.cols[i] = rank(coo.cols[i]);
+#pragma omp parallel for schedule(dynamic, 1) if (parts > 1)
+    for (int k = 0; k < parts; ++k) {
+      for (auto& v : chunks[k].src) v = rank(v);
+      for (auto& v : chunks[k].dst) v = rank(v);
     }
   }
-  coo.nrows = coo.ncols = n;
   progress.update("building CSR", t.size(), t.size());
-  return csr_from_coo(coo, DuplicatePolicy::Sum).pattern();
+  const auto nv = static_cast<std::int32_t>(n);
+  return csr_detail::build_csr<float, false>(nv, nv, EdgeSource{chunks, options.symmetrize},
+                                             DuplicatePolicy::Sum, /*presorted=*/false)
+      .pattern();
 }
 
 std::string snap_variant(const ReadOptions& options) {

@@ -219,10 +219,19 @@ TextSource untar(const std::string& path, const std::string& tar) {
       continue;
     }
     TextSource src{path + "(" + chosen + ")", {}};
-    char buf[1 << 16];
+    // Reads straight into the text, sized from the header (grown if it lies).
+    std::size_t have = 0;
+    src.text.resize(archive_entry_size_is_set(e) && archive_entry_size(e) > 0
+                        ? static_cast<std::size_t>(archive_entry_size(e)) + 1
+                        : std::size_t{1} << 16);
     la_ssize_t n;
-    while ((n = archive_read_data(ar.a, buf, sizeof buf)) > 0)
-      src.text.append(buf, static_cast<std::size_t>(n));
+    for (;;) {
+      if (have == src.text.size()) src.text.resize(2 * src.text.size());
+      n = archive_read_data(ar.a, &src.text[have], src.text.size() - have);
+      if (n <= 0) break;
+      have += static_cast<std::size_t>(n);
+    }
+    src.text.resize(have);
     if (n < 0)
       throw ParseError(src.name, 0, ParseErrorKind::Truncated,
                        std::string("the archive member ends early (libarchive: ") +

@@ -43,17 +43,23 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.simd_bytes = 128;  // 32 lanes of 4 bytes
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
-    // streamed once, so it need not fit L1; what costs is the hand-out of a unit (an
-    // atomic on a shared line) and the broken prefetch stream at unit boundaries.
-    // Measured on a 2-core Zen 4 (L2 1 MiB), k = 32: blocks of 4096 beat 1024 by 3-7%
-    // on matrices of 0.1-0.6 M nonzeros; small matrices shrink the block anyway
-    // (spmm_units_per_thread). So: 1/16 of L2 per unit, within [1024, 4096].
+    // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
+    // the broken prefetch stream at unit boundaries. Measured on a 2-core Zen 4 (L2
+    // 1 MiB), k = 32: blocks of 4096 beat 1024 by 3-7% on matrices of 0.1-0.6 M
+    // nonzeros with a shared counter, and tie with per-worker counters; small matrices
+    // shrink the block anyway (spmm_units_per_thread). So: 1/16 of L2, in [1024, 4096].
     const std::uint64_t per_nnz = sizeof(double) + sizeof(std::int32_t);
     p.spmm_block_nnz = std::clamp(pow2_floor(l2 / 16 / per_nnz), 1024, 4096);
-    p.spmm_use_scratch = false;  // on CPUs, "scratch" is L1 anyway; measured in the bench
+    // Scratch on a CPU is one more copy of A's slice into memory that is L1 anyway:
+    // measured 3-8% slower (bcsstk33, ex6, rajat01, k = 32).
+    p.spmm_use_scratch = false;
+    // Atomic adds on C are CAS loops on x86; the buffered combine (run by the last chunk
+    // of each split row) was 4-10% faster on rajat01, hangGlider_2, adder_dcop_05 and a
+    // power-law matrix with blocks of 256 (where their long rows split).
     p.spmm_combine = SplitCombine::TwoPass;
     p.spmm_units_per_thread = 4;  // measured: 2, 4 and 8 within noise; 4 keeps some slack
-    // Tile of k so that the tile of C rows in flight stays in registers/L1.
+    // Widest tile of k: 4 vector registers of accumulators per chain (two chains), so
+    // 8 of the 16/32 registers; 32 and 64 measured within noise at k = 128 (AVX-512).
     p.spmm_k_tile = std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double)));
   }
   std::ostringstream name;
@@ -75,6 +81,7 @@ std::string TuningProfile::to_json() const {
   j["bfs_alpha"] = bfs_alpha;
   j["bfs_beta"] = bfs_beta;
   j["bfs_hub_degree"] = bfs_hub_degree;
+  j["bfs_serial_edges"] = bfs_serial_edges;
   return j.dump(2);
 }
 
@@ -102,6 +109,7 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   get_int("bfs_alpha", p.bfs_alpha);
   get_int("bfs_beta", p.bfs_beta);
   get_int("bfs_hub_degree", p.bfs_hub_degree);
+  get_int("bfs_serial_edges", p.bfs_serial_edges);
   if (j.contains("spmm_use_scratch")) {
     if (!j["spmm_use_scratch"].is_boolean())
       throw ParseError(path, 0, ParseErrorKind::NotANumber,

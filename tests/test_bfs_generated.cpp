@@ -17,6 +17,7 @@ namespace {
 
 using testing::check_all_algorithms;
 using testing::pattern_from_lists;
+using testing::pick_sources;
 
 /// Keeps one direction of every undirected edge, chosen by the parity of u + v, so the
 /// result is truly directed (reachability differs from the undirected graph).
@@ -30,28 +31,11 @@ HostPattern orient(const HostPattern& sym) {
   return pattern_from_lists(adj);
 }
 
-/// Three random vertices with edges, plus the first isolated vertex if there is one.
-std::vector<std::int32_t> pick_sources(const HostPattern& g, std::uint64_t seed) {
-  std::vector<std::int32_t> sources;
-  std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<std::int32_t> pick(0, g.nrows - 1);
-  for (int tries = 0; sources.size() < 3 && tries < 1000; ++tries) {
-    const std::int32_t v = pick(rng);
-    if (g.row_map(v + 1) > g.row_map(v)) sources.push_back(v);
-  }
-  for (std::int32_t v = 0; v < g.nrows; ++v)
-    if (g.row_map(v + 1) == g.row_map(v)) {
-      sources.push_back(v);
-      break;
-    }
-  return sources;
-}
-
 void check_generated(const HostPattern& sym, const std::string& name, std::uint64_t seed) {
-  const std::vector<std::int32_t> sources = pick_sources(sym, seed);
+  const std::vector<std::int32_t> sources = pick_sources(sym, 3, seed);
   check_all_algorithms(BfsGraph::undirected(sym), sources, name + " undirected");
   const HostPattern dir = orient(sym);
-  check_all_algorithms(BfsGraph::directed(dir), pick_sources(dir, seed), name + " directed");
+  check_all_algorithms(BfsGraph::directed(dir), pick_sources(dir, 3, seed), name + " directed");
 }
 
 TEST(BfsGenerated, Kronecker) {
@@ -64,7 +48,7 @@ TEST(BfsGenerated, Kronecker) {
 TEST(BfsGenerated, KroneckerHubsSplitFinely) {
   // Hub degree 64: every vertex above it is spread over several top-down blocks.
   const HostPattern g = kronecker(14, 16, 3);
-  const std::vector<std::int32_t> sources = pick_sources(g, 3);
+  const std::vector<std::int32_t> sources = pick_sources(g, 3, 3);
   ASSERT_EQ(sources.size(), 4u) << "expected three sources with edges and an isolated one";
   std::int64_t max_degree = 0;
   for (std::int32_t v = 0; v < g.nrows; ++v)

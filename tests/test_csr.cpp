@@ -1,7 +1,11 @@
 // CSR construction, duplicate and zero policy, validation, sorting, transposition.
 #include <gtest/gtest.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <limits>
+#include <numeric>
+#include <random>
 #include <vector>
 
 #include "mimd/csr.hpp"
@@ -146,6 +150,148 @@ TEST(Csr, TransposeIsTheTranspose) {
   const auto tt = mimd::transpose(t.pattern());
   EXPECT_EQ(tt.nnz(), a.nnz());
   for (int j = 0; j < a.nnz(); ++j) EXPECT_EQ(tt.entries(j), a.entries(j));
+}
+
+// A 200k-entry input with many duplicates, unsorted columns, explicit zeros, empty
+// rows and a few long rows (beyond the insertion-sort length).
+CooMatrix<double> random_coo(bool pattern) {
+  CooMatrix<double> coo;
+  coo.nrows = 20000;
+  coo.ncols = 3000;
+  std::mt19937 gen(20261130);
+  std::uniform_int_distribution<std::int32_t> row(0, 19999), col(0, 2999), few(0, 40);
+  std::uniform_real_distribution<double> val(-1.0, 1.0);
+  for (int i = 0; i < 200000; ++i) {
+    const int kind = i % 10;
+    std::int32_t r = row(gen);
+    if (kind == 0) r = 7;                // a long row
+    if (kind == 1) r = 19998;            // another one, few distinct columns: many duplicates
+    if (r % 3 == 0 && kind > 1) r += 1;  // a third of the rows stay empty
+    coo.rows.push_back(r);
+    coo.cols.push_back(kind == 1 || kind == 2 ? few(gen) : col(gen));
+    if (!pattern) coo.values.push_back(kind == 3 ? 0.0 : val(gen));
+  }
+  return coo;
+}
+
+// Sequential construction: stable sort by (row, col), then sum duplicates in input order.
+HostCsr<double> reference_csr(const CooMatrix<double>& coo) {
+  std::vector<std::size_t> idx(coo.rows.size());
+  std::iota(idx.begin(), idx.end(), std::size_t{0});
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {
+    return coo.rows[x] < coo.rows[y] || (coo.rows[x] == coo.rows[y] && coo.cols[x] < coo.cols[y]);
+  });
+  std::vector<std::int64_t> rm(static_cast<std::size_t>(coo.nrows) + 1, 0);
+  std::vector<std::int32_t> cols;
+  std::vector<double> vals;
+  std::int32_t last_r = -1, last_c = -1;
+  for (const std::size_t i : idx) {
+    const double v = coo.values.empty() ? 1.0 : coo.values[i];
+    if (coo.rows[i] == last_r && coo.cols[i] == last_c) {
+      vals.back() += v;
+      continue;
+    }
+    last_r = coo.rows[i];
+    last_c = coo.cols[i];
+    cols.push_back(last_c);
+    vals.push_back(v);
+    ++rm[static_cast<std::size_t>(last_r) + 1];
+  }
+  std::partial_sum(rm.begin(), rm.end(), rm.begin());
+  HostCsr<double> a;
+  a.nrows = static_cast<std::int32_t>(coo.nrows);
+  a.ncols = static_cast<std::int32_t>(coo.ncols);
+  a.row_map = HostCsr<double>::row_map_type("ref.row_map", rm.size());
+  a.entries = HostCsr<double>::entries_type("ref.entries", cols.size());
+  a.values = HostCsr<double>::values_type("ref.values", vals.size());
+  std::copy(rm.begin(), rm.end(), a.row_map.data());
+  std::copy(cols.begin(), cols.end(), a.entries.data());
+  std::copy(vals.begin(), vals.end(), a.values.data());
+  return a;
+}
+
+// Bit-identical: same duplicates summed in the same order.
+void expect_identical(const HostCsr<double>& got, const HostCsr<double>& want) {
+  ASSERT_EQ(got.nrows, want.nrows);
+  ASSERT_EQ(got.ncols, want.ncols);
+  ASSERT_EQ(got.nnz(), want.nnz());
+  for (int r = 0; r <= want.nrows; ++r) ASSERT_EQ(got.row_map(r), want.row_map(r)) << "row " << r;
+  for (std::int64_t j = 0; j < want.nnz(); ++j) {
+    ASSERT_EQ(got.entries(j), want.entries(j)) << "entry " << j;
+    ASSERT_EQ(got.values(j), want.values(j)) << "entry " << j;
+  }
+}
+
+// Runs `f` with 1 thread, 2 threads and the default count.
+template <class F>
+void with_thread_counts(F f) {
+  const int saved = omp_get_max_threads();
+  for (const int t : {1, 2, saved}) {
+    SCOPED_TRACE(std::to_string(t) + " OpenMP threads");
+    omp_set_num_threads(t);
+    f();
+  }
+  omp_set_num_threads(saved);
+}
+
+TEST(Csr, FromCooLargeRandomMatchesSequentialConstruction) {
+  mimd::testing::context();
+  for (const bool pattern : {false, true}) {
+    SCOPED_TRACE(pattern ? "pattern" : "values");
+    const auto coo = random_coo(pattern);
+    const auto want = reference_csr(coo);
+    ASSERT_LT(want.nnz(), 170000) << "the input should hold many duplicates";
+    ASSERT_GT(want.row_map(8) - want.row_map(7), 1000) << "row 7 should be long";
+    with_thread_counts([&] {
+      const auto got = mimd::csr_from_coo(coo);
+      mimd::validate(got, true);
+      expect_identical(got, want);
+      EXPECT_THROW(mimd::csr_from_coo(coo, mimd::DuplicatePolicy::Reject), mimd::InvalidMatrix);
+    });
+  }
+}
+
+TEST(Csr, TransposeLargeRandomMatchesSequentialConstruction) {
+  mimd::testing::context();
+  const auto coo = random_coo(false);
+  const auto a = reference_csr(coo);
+  // The transpose of a duplicate-free matrix is the reference built from swapped coordinates.
+  CooMatrix<double> swapped;
+  swapped.nrows = coo.ncols;
+  swapped.ncols = coo.nrows;
+  for (int r = 0; r < a.nrows; ++r)
+    for (auto j = a.row_map(r); j < a.row_map(r + 1); ++j) {
+      swapped.rows.push_back(a.entries(j));
+      swapped.cols.push_back(r);
+      swapped.values.push_back(a.values(j));
+    }
+  const auto want = reference_csr(swapped);
+  with_thread_counts([&] {
+    expect_identical(mimd::transpose(a), want);
+    const auto tp = mimd::transpose(a.pattern());
+    ASSERT_EQ(tp.nnz(), want.nnz());
+    for (std::int64_t j = 0; j < want.nnz(); ++j) ASSERT_EQ(tp.entries(j), want.entries(j));
+  });
+}
+
+TEST(Csr, SortColumnsKeepsValuesWithTheirColumns) {
+  mimd::testing::context();
+  const auto want = reference_csr(random_coo(false));
+  // Reverse every row, then sort back.
+  HostCsr<double> a;
+  a.nrows = want.nrows;
+  a.ncols = want.ncols;
+  a.row_map = want.row_map;
+  a.entries = HostCsr<double>::entries_type("a.entries", want.entries.extent(0));
+  a.values = HostCsr<double>::values_type("a.values", want.values.extent(0));
+  Kokkos::deep_copy(a.entries, want.entries);
+  Kokkos::deep_copy(a.values, want.values);
+  for (int r = 0; r < a.nrows; ++r) {
+    std::reverse(a.entries.data() + a.row_map(r), a.entries.data() + a.row_map(r + 1));
+    std::reverse(a.values.data() + a.row_map(r), a.values.data() + a.row_map(r + 1));
+  }
+  mimd::sort_columns(a);
+  expect_identical(a, want);
 }
 
 TEST(Csr, WrapDoesNotCopy) {

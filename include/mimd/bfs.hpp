@@ -1,15 +1,20 @@
 // Breadth-first search: the parent and/or depth of every vertex reachable from a source.
 //
 // Algorithms (kernels/bfs/, one file each, all validated):
-//  - Reference:           sequential queue BFS.
-//  - TopDown:             sparse frontier queue, vertices claimed by compare-and-swap on
-//                         their parent, per-thread buffers appended in blocks, hub
-//                         vertices' edges split across workers.
+//  - Reference:           sequential queue BFS (reference.cpp).
+//  - TopDown:             sparse frontier queue; vertices claimed by compare-and-swap on
+//                         their parent; the frontier's edges cut into equal blocks, so
+//                         hub vertices are split across workers; claimed vertices
+//                         gathered in local buffers appended with one atomic add per
+//                         buffer (top_down.cpp).
 //  - BottomUp:            bitmap frontier; each unvisited vertex scans its in-neighbours
-//                         and stops at the first one in the frontier.
-//  - DirectionOptimizing: Beamer, Asanovic, Patterson (SC'12): top-down until the
-//                         frontier's edges exceed the unexplored edges / alpha, then
-//                         bottom-up until the frontier falls below n / beta.
+//                         and stops at the first one in the frontier; the next frontier
+//                         is built one 64-bit word per work item (bottom_up.cpp).
+//  - DirectionOptimizing: Beamer, Asanovic, Patterson (SC'12) with GAP's heuristic:
+//                         top-down until the frontier's edges exceed the unexplored
+//                         edges / alpha, then bottom-up until the frontier shrinks below
+//                         n / beta (direction_optimizing.cpp).
+// Kokkos-portable (Serial, OpenMP; nothing host-only inside the kernels).
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -33,6 +33,10 @@ struct TuningProfile {
   int bfs_alpha = 15;
   int bfs_beta = 18;
   int bfs_hub_degree = 4096;  ///< out-degree above which top-down splits a vertex's edges
+  /// Top-down steps whose frontier holds fewer vertices + out-edges than this run in
+  /// the calling thread (Kokkos::Serial, where it can reach the data) instead of
+  /// paying a parallel launch: the long tails of high-diameter graphs. 0: never.
+  int bfs_serial_edges = 4096;
 
   /// JSON object with every field.
   std::string to_json() const;

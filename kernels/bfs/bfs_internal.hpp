@@ -67,8 +67,8 @@ KOKKOS_INLINE_FUNCTION int lowest_bit64(Word w) {
 struct Workspace {
   std::int32_t n = 0;
   std::int64_t nwords = 0;  ///< 64-bit words of a vertex bitmap
-  int concurrency = 1;
   int hub_degree = 4096;
+  std::int64_t serial_edges = 0;  ///< TuningProfile::bfs_serial_edges
   bool write_depths = true;
 
   Kokkos::View<std::int32_t*, Mem> parent;     ///< encoded as described above
@@ -84,11 +84,13 @@ struct Workspace {
   /// without in-edges, which no step can reach. Lets bottom-up skip whole words.
   Kokkos::View<Word*, Mem> settled;
 
-  // Host view of the queue window [head, tail) holding the current frontier.
+  // Host view of the queue window [head, tail) holding the current frontier, and the
+  // frontier's out-edges (-1: unknown).
   std::int32_t head = 0;
   std::int32_t tail_host = 0;
+  std::int64_t frontier_edges = -1;
 
-  Workspace(std::int32_t n, int concurrency, int hub_degree, bool write_depths);
+  Workspace(std::int32_t n, const TuningProfile& tuning, bool write_depths);
   std::int32_t frontier_size() const { return tail_host - head; }
 };
 

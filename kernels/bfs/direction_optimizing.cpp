@@ -44,11 +44,12 @@ void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
   std::int32_t* const tail = ws.tail.data();
   const std::int64_t nwords = ws.nwords;
   Kokkos::deep_copy(ws.tail, 0);
-  Kokkos::parallel_for(
+  std::int64_t edges = 0;
+  Kokkos::parallel_reduce(
       "mimd::bfs::bitmap_to_queue",
       Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
           0, (nwords + kWordsPerAppend - 1) / kWordsPerAppend),
-      KOKKOS_LAMBDA(const std::int64_t item) {
+      KOKKOS_LAMBDA(const std::int64_t item, std::int64_t& edge_sum) {
         const std::int64_t w0 = item * kWordsPerAppend;
         const std::int64_t w1 = w0 + kWordsPerAppend < nwords ? w0 + kWordsPerAppend : nwords;
         int count = 0;
@@ -62,14 +63,17 @@ void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
             queue[pos] = v;
             queue_deg[pos] =
                 d < kMaxEncodedDegree ? static_cast<std::int32_t>(d) : kMaxEncodedDegree;
+            edge_sum += d;
             ++pos;
           }
         }
-      });
+      },
+      edges);
   std::int32_t size = 0;
   Kokkos::deep_copy(size, ws.tail);
   ws.head = 0;
   ws.tail_host = size;
+  ws.frontier_edges = edges;
 }
 
 void direction_optimizing_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source,

@@ -74,11 +74,11 @@ Kokkos::View<T*, Mem> allocate_random_access(const char* label, std::size_t n) {
 
 }  // namespace
 
-Workspace::Workspace(std::int32_t n_, int concurrency_, int hub_degree_, bool write_depths_)
+Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_depths_)
     : n(n_),
       nwords((static_cast<std::int64_t>(n_) + 63) / 64),
-      concurrency(concurrency_ > 0 ? concurrency_ : 1),
-      hub_degree(hub_degree_),
+      hub_degree(tuning.bfs_hub_degree),
+      serial_edges(tuning.bfs_serial_edges),
       write_depths(write_depths_),
       parent(allocate_random_access<std::int32_t>("mimd::bfs::parent", n_)),
       depth(allocate_random_access<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0)),
@@ -128,7 +128,8 @@ std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t s
   Kokkos::deep_copy(ws.tail, 1);
   ws.head = 0;
   ws.tail_host = 1;
-  return g.host_out.row_map(source + 1) - g.host_out.row_map(source);
+  ws.frontier_edges = g.host_out.row_map(source + 1) - g.host_out.row_map(source);
+  return ws.frontier_edges;
 }
 
 StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
@@ -176,9 +177,8 @@ BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const B
   if (state_->alpha <= 0 || state_->beta <= 0)
     throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
   if (options.algorithm != BfsAlgorithm::Reference)
-    state_->ws = std::make_unique<bfs_detail::Workspace>(graph.num_vertices(),
-                                                         bfs_detail::Exec().concurrency(),
-                                                         tune.bfs_hub_degree, options.want_depths);
+    state_->ws =
+        std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
 }
 
 const BfsOptions& BfsRunner::options() const {

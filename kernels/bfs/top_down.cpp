@@ -9,6 +9,10 @@
 //
 // The next queue is built from per-block local buffers, each appended with one atomic
 // add on the queue's tail when full or when the block ends (GAP's QueueBuffer).
+//
+// A step with a tiny frontier (the tail of a high-diameter graph) runs in the calling
+// thread on Kokkos::Serial when that space can reach the data: a parallel launch
+// would cost more than the step.
 #include <algorithm>
 
 #include "bfs/bfs_internal.hpp"
@@ -26,9 +30,8 @@ constexpr std::int32_t kAhead = 8;
 /// Prefetch distance of the parents, in edges.
 constexpr std::int64_t kAheadEdges = 16;
 
-}  // namespace
-
-StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+template <class Space>
+StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   StepStats stats;
   const std::int32_t f = ws.frontier_size();
   if (f == 0) return stats;
@@ -40,7 +43,7 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   const std::int32_t* const entries = g.out.entries.data();
 
   Kokkos::parallel_scan(
-      "mimd::bfs::td_offsets", Kokkos::RangePolicy<Exec>(0, f),
+      "mimd::bfs::td_offsets", Kokkos::RangePolicy<Space>(0, f),
       KOKKOS_LAMBDA(const std::int32_t i, std::int64_t& update, const bool final) {
         const std::int32_t u = queue[head + i];
         std::int64_t d = queue_deg[head + i];
@@ -59,7 +62,7 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
 
   const std::int64_t block =
       std::min<std::int64_t>(std::max<std::int64_t>(ws.hub_degree, 1),
-                             std::max(kMinBlockEdges, total / (8 * ws.concurrency)));
+                             std::max(kMinBlockEdges, total / (8 * Space().concurrency())));
   const std::int64_t nblocks = (total + block - 1) / block;
   std::int32_t* const parent = ws.parent.data();
   std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
@@ -71,8 +74,8 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   std::int64_t scout = 0;
   Kokkos::parallel_reduce(
       "mimd::bfs::td_step",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>(
-          0, nblocks)
+      Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::IndexType<std::int64_t>>(0, nblocks)
           .set_chunk_size(1),
       KOKKOS_LAMBDA(const std::int64_t b, std::int64_t& scout_sum) {
         std::int32_t buf[kLocalBuffer];
@@ -133,6 +136,21 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   stats.scout = scout;
   ws.head = ws.tail_host;
   ws.tail_host = new_tail;
+  return stats;
+}
+
+}  // namespace
+
+StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+  StepStats stats;
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (Kokkos::SpaceAccessibility<Kokkos::Serial, Mem>::accessible && ws.frontier_edges >= 0 &&
+      ws.frontier_size() + ws.frontier_edges < ws.serial_edges)
+    stats = td_step_on<Kokkos::Serial>(g, ws, level);
+  else
+#endif
+    stats = td_step_on<Exec>(g, ws, level);
+  ws.frontier_edges = stats.scout;
   return stats;
 }
 

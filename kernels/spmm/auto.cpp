@@ -1,14 +1,19 @@
-// The rule (measured on a 2-core Zen 4, see the spmm commit messages and the report):
-//  - LSSM is chosen for every matrix: with the register-tiled micro-kernel and units of
-//    balanced weight it is at least as fast as merge path and row-parallel on regular
-//    matrices and much faster on skewed ones (longest row >> mean), where row-parallel
-//    leaves one thread with the long rows.
-//  - Block size: the profile's spmm_block_nnz, halved while the matrix would give
-//    fewer than spmm_units_per_thread units per thread (lssm_default_block), so that
-//    small matrices still balance; a row longer than the block is split.
-//  - For k above the profile's tile, the work per nonzero grows with k, so the block
-//    is halved once more (down to 16) to keep at least as many units per thread when
-//    the matrix is short (m * k small), which the dynamic counter then balances.
+// The rule, from measurements on a 2-core Zen 4 (AVX-512), double, LayoutRight, best
+// of 150 batches, GFLOP/s (row_parallel / merge_path / lssm):
+//   k = 32:  geomean over 11 matrices 23 / 48 / 56; every one of 35 SuiteSparse
+//            matrices had lssm >= row_parallel once the block floor below was in place;
+//   k = 128: 19 / 40 / 36 (merge path ahead only where L3 contention by other
+//            processes made single runs bimodal); k = 1: 1.2 / 3.9 / 5.8.
+// So:
+//  - LSSM for every matrix. Its units have balanced weight whatever the row lengths
+//    (so it keeps its lead on skewed matrices, longest row >> mean, where
+//    row_parallel leaves one thread with the long rows) and it pays no fix-up pass.
+//  - Block size: lssm_default_block: the profile's spmm_block_nnz, halved while the
+//    matrix gives fewer than spmm_units_per_thread units per thread, but not below
+//    max(64, 8192 / k) nonzeros, so that a unit always carries enough multiply-adds to
+//    pay for its hand-out (tiny matrices at small k run as one or two units).
+// The mean, max and coefficient of variation (RowStats) only matter through the block:
+// a row longer than the block is split, which the row-length statistics predict.
 #include "spmm/auto.hpp"
 
 #include <algorithm>

@@ -5,6 +5,10 @@
 
 namespace mimd::spmm_impl {
 
+namespace {
+constexpr std::int64_t kCounterStride = 8;  // 64 bytes: one cache line per counter
+}  // namespace
+
 int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
                        const TuningProfile& profile, int threads) {
   int block = std::max(1, profile.spmm_block_nnz);
@@ -51,6 +55,9 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
     open_weight += len + 1;
   }
   plan.nunits = static_cast<std::int64_t>(unit_slot.size());
+  // No more workers than units: an idle worker would only scan the others' counters.
+  plan.workers = static_cast<int>(
+      std::max<std::int64_t>(1, std::min<std::int64_t>(plan.workers, plan.nunits)));
   plan.nsplit_rows = static_cast<std::int64_t>(split_row.size());
   unit_row.push_back(static_cast<std::int32_t>(m));
   unit_nz.push_back(row_map[m]);
@@ -69,7 +76,8 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
   plan.split_slot = to_device(split_slot, "mimd::spmm::lssm::split_slot");
   plan.slot_split = to_device(slot_split, "mimd::spmm::lssm::slot_split");
   plan.split_done = decltype(plan.split_done)("mimd::spmm::lssm::split_done", split_row.size());
-  plan.counter = decltype(plan.counter)("mimd::spmm::lssm::counter");
+  plan.counter = decltype(plan.counter)(
+      "mimd::spmm::lssm::counter", 2 * kCounterStride * static_cast<std::size_t>(plan.workers));
   plan.parity = std::make_shared<int>(0);
   return plan;
 }
@@ -124,6 +132,25 @@ KOKKOS_FORCEINLINE_FUNCTION void run_unit(const Operands<S, Layout>& op, std::in
   }
 }
 
+/// The next unit for worker w: from its own range first, then stolen from the others.
+/// Returns -1 when every range is exhausted.
+struct UnitQueue {
+  std::int64_t* counter;  ///< this call's set: counter[v * kCounterStride] for worker v
+  std::int64_t nunits;
+  std::int64_t workers;
+  KOKKOS_FORCEINLINE_FUNCTION std::int64_t next(std::int64_t w) const {
+    for (std::int64_t i = 0; i < workers; ++i) {
+      const std::int64_t v = (w + i) % workers;
+      const std::int64_t begin = v * nunits / workers, end = (v + 1) * nunits / workers;
+      std::int64_t* const c = counter + v * kCounterStride;
+      if (begin + *static_cast<volatile std::int64_t*>(c) >= end) continue;
+      const std::int64_t u = begin + Kokkos::atomic_fetch_add(c, std::int64_t(1));
+      if (u < end) return u;
+    }
+    return -1;
+  }
+};
+
 }  // namespace
 
 template <class S, class Layout>
@@ -158,13 +185,16 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
 
   const int cur = *plan.parity, other = 1 - cur;
   *plan.parity = other;
+  const std::int64_t workers = plan.workers;
+  const UnitQueue queue{counter + cur * kCounterStride * workers, nunits, workers};
+  std::int64_t* const next_set = counter + other * kCounterStride * workers;
   if (!plan.scratch) {
     Kokkos::parallel_for(
         "mimd::spmm::lssm", Kokkos::RangePolicy<Exec>(0, plan.workers), KOKKOS_LAMBDA(int w) {
-          if (w == 0) counter[other] = 0;
+          next_set[w * kCounterStride] = 0;
           for (;;) {
-            const std::int64_t u = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
-            if (u >= nunits) break;
+            const std::int64_t u = queue.next(w);
+            if (u < 0) break;
             run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
                      atomic, buf, sr, op.a.val, op.a.col, 0);
           }
@@ -180,18 +210,15 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
         "mimd::spmm::lssm_scratch",
         Kokkos::TeamPolicy<Exec>(plan.workers, 1).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(const Team& team) {
-          if (team.league_rank() == 0 && team.team_rank() == 0) counter[other] = 0;
+          const std::int64_t w = team.league_rank();
+          if (team.team_rank() == 0) next_set[w * kCounterStride] = 0;
           ValView sval(team.team_scratch(0), block);
           ColView scol(team.team_scratch(0), block);
           for (;;) {
             std::int64_t u = 0;
             Kokkos::single(
-                Kokkos::PerTeam(team),
-                [&](std::int64_t& next) {
-                  next = Kokkos::atomic_fetch_add(&counter[cur], std::int64_t(1));
-                },
-                u);
-            if (u >= nunits) break;
+                Kokkos::PerTeam(team), [&](std::int64_t& next) { next = queue.next(w); }, u);
+            if (u < 0) break;
             const std::int64_t z0 = unit_nz[u], z1 = unit_nz[u + 1];
             Kokkos::parallel_for(Kokkos::TeamThreadRange(team, z1 - z0), [&](std::int64_t z) {
               sval(z) = op.a.val[z0 + z];

@@ -11,11 +11,13 @@
 //    (nonzeros + one per row, for the write of the row of C) stays within `block`.
 // So every unit carries similar work, whatever the row-length distribution.
 // The executor launches one worker per hardware thread (one team of one thread with
-// scratch); workers take units from an atomic counter until none is left: dynamic
-// scheduling without the runtime's per-chunk overhead. Rows are computed by the
-// register-tiled micro-kernel of common.hpp (k specialised, tiles of k_tile columns).
-// With scratch, a unit's slice of A (values, column indices) is first staged in team
-// scratch memory (shared memory on GPUs; on CPUs a copy that stays in L1).
+// scratch); each worker takes the units of its own contiguous range through an atomic
+// counter, then steals units from the other ranges through theirs until none is left:
+// dynamic scheduling without the runtime's per-chunk overhead, and without giving up
+// the locality of contiguous rows (which matters on banded matrices at large k). Rows are computed
+// by the register-tiled micro-kernel of common.hpp (k specialised, tiles of k_tile columns). With
+// scratch, a unit's slice of A (values, column indices) is first staged in team scratch memory
+// (shared memory on GPUs; on CPUs a copy that stays in L1).
 #pragma once
 
 #include <cstdint>
@@ -46,10 +48,13 @@ struct LssmPlan {
   Kokkos::View<std::int32_t*, DefaultMemorySpace> slot_split;  ///< slot -> its split row's index
   /// TwoPass: chunks of each split row finished in the running call (zero between calls).
   Kokkos::View<std::int32_t*, DefaultMemorySpace> split_done;
-  /// Two unit counters used alternately: a call hands out units from counter(parity)
-  /// and its first worker zeroes the other one for the next call, so no launch is
-  /// spent on resetting.
-  Kokkos::View<std::int64_t[2], DefaultMemorySpace> counter;
+  /// Unit counters: worker w owns the units [w * nunits / workers, (w + 1) * nunits /
+  /// workers) and takes them in order through its own counter (one cache line each:
+  /// uncontended while it works alone, and neighbouring rows stay on one core); a
+  /// worker whose range is exhausted steals from the others' counters. Two sets are
+  /// used alternately: a call counts in set `parity`, and each worker zeroes its own
+  /// counter of the other set for the next call, so no launch is spent on resetting.
+  Kokkos::View<std::int64_t*, DefaultMemorySpace> counter;
   std::shared_ptr<int> parity;
 };
 

@@ -1,0 +1,37 @@
+# Installs the build tree MIMD_BUILD_DIR into WORK_DIR/prefix, then configures, builds
+# and runs the consumer project (CONSUMER_SOURCE_DIR) against that prefix.
+# Run with: cmake -DMIMD_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
+#                 -DKokkos_DIR=... -P check_install.cmake
+foreach(var MIMD_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR Kokkos_DIR)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_install.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    string(REPLACE ";" " " cmd "${ARGN}")
+    message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}\n${err}")
+  endif()
+  message(STATUS "${out}")
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+set(build ${WORK_DIR}/consumer-build)
+file(REMOVE_RECURSE ${WORK_DIR})
+run(${CMAKE_COMMAND} --install ${MIMD_BUILD_DIR} --prefix ${prefix} --component mimd_development)
+run(${CMAKE_COMMAND} --install ${MIMD_BUILD_DIR} --prefix ${prefix} --component mimd_runtime)
+set(compilers)
+foreach(lang C CXX)
+  if(DEFINED CMAKE_${lang}_COMPILER)
+    list(APPEND compilers -DCMAKE_${lang}_COMPILER=${CMAKE_${lang}_COMPILER})
+  endif()
+endforeach()
+# As a user would: <Package>_ROOT prefixes (Kokkos_DIR is <prefix>/lib*/cmake/Kokkos).
+get_filename_component(kokkos_root "${Kokkos_DIR}/../../.." ABSOLUTE)
+run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build} -DCMAKE_BUILD_TYPE=Release
+    -DMimdKernels_ROOT=${prefix} -DKokkos_ROOT=${kokkos_root} ${compilers})
+run(${CMAKE_COMMAND} --build ${build})
+run(${build}/consumer)
+run(${build}/consumer_c)
