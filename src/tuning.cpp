@@ -36,6 +36,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // A unit is one team's work: a warp-multiple of nonzeros; shared memory stages
     // the slice of A, and split rows are combined with (cheap) global atomics.
     p.spmm_block_nnz = 1024;
+    p.bfs_serial_graph = 0;
     p.spmm_use_scratch = true;
     p.spmm_combine = SplitCombine::Atomic;
     p.spmm_units_per_thread = 1;
@@ -82,6 +83,7 @@ std::string TuningProfile::to_json() const {
   j["bfs_beta"] = bfs_beta;
   j["bfs_hub_degree"] = bfs_hub_degree;
   j["bfs_serial_edges"] = bfs_serial_edges;
+  j["bfs_serial_graph"] = bfs_serial_graph;
   return j.dump(2);
 }
 
@@ -110,6 +112,7 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   get_int("bfs_beta", p.bfs_beta);
   get_int("bfs_hub_degree", p.bfs_hub_degree);
   get_int("bfs_serial_edges", p.bfs_serial_edges);
+  get_int("bfs_serial_graph", p.bfs_serial_graph);
   if (j.contains("spmm_use_scratch")) {
     if (!j["spmm_use_scratch"].is_boolean())
       throw ParseError(path, 0, ParseErrorKind::NotANumber,

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 #include "mimd/bfs.hpp"
@@ -128,6 +129,30 @@ TEST(Bfs, RandomGraphsUndirectedAndDirected) {
                            "undirected n=" + std::to_string(n) + " skew=" + std::to_string(skew));
     }
   }
+}
+
+// Small graphs run every step on Kokkos::Serial (TuningProfile::bfs_serial_graph);
+// this runs the same small graphs through the parallel steps, and large ones serially.
+TEST(Bfs, SerialAndParallelPathsAgree) {
+  TuningProfile& tune = context().tuning();
+  const TuningProfile saved = tune;
+  for (const bool serial : {false, true}) {
+    tune.bfs_serial_graph = serial ? std::numeric_limits<int>::max() : 0;
+    tune.bfs_serial_edges = serial ? std::numeric_limits<int>::max() : 0;
+    const std::string tag = serial ? " (serial)" : " (parallel)";
+    int seed = 500;
+    for (std::int32_t n : {1, 65, 1000, 20000}) {
+      const HostPattern p = random_pattern(n, std::int64_t{4} * n, 3, seed++);
+      const std::vector<std::int32_t> sources{0, n / 2, n - 1};
+      check_all_algorithms(BfsGraph::directed(p), sources, "directed n=" + std::to_string(n) + tag);
+      check_all_algorithms(BfsGraph::undirected(BfsGraph::symmetrize(p)), sources,
+                           "undirected n=" + std::to_string(n) + tag);
+    }
+    check_all_algorithms(
+        BfsGraph::undirected(pattern_from_lists({{1, 2}, {0, 2}, {0, 1}, {4}, {3}, {}, {}})),
+        all_vertices(7), "two components" + tag);
+  }
+  tune = saved;
 }
 
 TEST(Bfs, EveryDirectionSwitchAndHubSplit) {

@@ -37,6 +37,10 @@ struct TuningProfile {
   /// the calling thread (Kokkos::Serial, where it can reach the data) instead of
   /// paying a parallel launch: the long tails of high-diameter graphs. 0: never.
   int bfs_serial_edges = 4096;
+  /// Graphs with fewer vertices + stored edges than this run every step of a search in
+  /// the calling thread (Kokkos::Serial): on them a parallel launch per step costs more
+  /// than the work. 0 disables it (GPUs).
+  int bfs_serial_graph = 65536;
 
   /// JSON object with every field.
   std::string to_json() const;

@@ -69,6 +69,9 @@ struct Workspace {
   std::int64_t nwords = 0;  ///< 64-bit words of a vertex bitmap
   int hub_degree = 4096;
   std::int64_t serial_edges = 0;  ///< TuningProfile::bfs_serial_edges
+  /// Every step of a search runs in the calling thread on Kokkos::Serial (a small graph,
+  /// TuningProfile::bfs_serial_graph, and Serial can reach the data).
+  bool serial_search = false;
   bool write_depths = true;
 
   Kokkos::View<std::int32_t*, Mem> parent;     ///< encoded as described above

@@ -30,7 +30,10 @@ struct Counts {
 
 }  // namespace
 
-StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+namespace {
+
+template <class Space>
+StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   const std::int32_t n = ws.n;
   const std::int64_t* const row_map = g.in.row_map.data();
   const std::int32_t* const entries = g.in.entries.data();
@@ -44,8 +47,8 @@ StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   Counts counts;
   Kokkos::parallel_reduce(
       "mimd::bfs::bu_step",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Dynamic>, Kokkos::IndexType<std::int64_t>>(
-          0, ws.nwords)
+      Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>,
+                          Kokkos::IndexType<std::int64_t>>(0, ws.nwords)
           .set_chunk_size(kWordsPerChunk),
       KOKKOS_LAMBDA(const std::int64_t w, Counts& c) {
         const std::int32_t base = static_cast<std::int32_t>(w * 64);
@@ -93,6 +96,15 @@ StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   stats.found = counts.found;
   stats.edges_examined = counts.edges;
   return stats;
+}
+
+}  // namespace
+
+StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (ws.serial_search) return bu_step_on<Kokkos::Serial>(g, ws, level);
+#endif
+  return bu_step_on<Exec>(g, ws, level);
 }
 
 void bottom_up_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source, StepLog& log,

@@ -17,18 +17,17 @@ namespace {
 /// Bitmap words per work item of bitmap_to_queue (their set bits go out in one append).
 constexpr int kWordsPerAppend = 4;
 
-}  // namespace
-
-void queue_to_bitmap(Workspace& ws) {
+template <class Space>
+void queue_to_bitmap_on(Workspace& ws) {
   Word* const front = ws.front.data();
   Kokkos::parallel_for(
       "mimd::bfs::clear_bitmap",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
       KOKKOS_LAMBDA(const std::int64_t w) { front[w] = 0; });
   const std::int32_t* const queue = ws.queue.data();
   const std::int32_t head = ws.head;
   Kokkos::parallel_for(
-      "mimd::bfs::queue_to_bitmap", Kokkos::RangePolicy<Exec>(0, ws.frontier_size()),
+      "mimd::bfs::queue_to_bitmap", Kokkos::RangePolicy<Space>(0, ws.frontier_size()),
       KOKKOS_LAMBDA(const std::int32_t i) {
         const std::int32_t v = queue[head + i];
         Kokkos::atomic_fetch_or(&front[v >> 6], Word(1) << (v & 63));
@@ -36,7 +35,8 @@ void queue_to_bitmap(Workspace& ws) {
   ws.head = ws.tail_host;
 }
 
-void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
+template <class Space>
+void bitmap_to_queue_on(const BfsGraph::State& g, Workspace& ws) {
   const Word* const front = ws.front.data();
   const std::int64_t* const row_map = g.out.row_map.data();
   std::int32_t* const queue = ws.queue.data();
@@ -47,7 +47,7 @@ void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
   std::int64_t edges = 0;
   Kokkos::parallel_reduce(
       "mimd::bfs::bitmap_to_queue",
-      Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(
           0, (nwords + kWordsPerAppend - 1) / kWordsPerAppend),
       KOKKOS_LAMBDA(const std::int64_t item, std::int64_t& edge_sum) {
         const std::int64_t w0 = item * kWordsPerAppend;
@@ -74,6 +74,22 @@ void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
   ws.head = 0;
   ws.tail_host = size;
   ws.frontier_edges = edges;
+}
+
+}  // namespace
+
+void queue_to_bitmap(Workspace& ws) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (ws.serial_search) return queue_to_bitmap_on<Kokkos::Serial>(ws);
+#endif
+  queue_to_bitmap_on<Exec>(ws);
+}
+
+void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (ws.serial_search) return bitmap_to_queue_on<Kokkos::Serial>(g, ws);
+#endif
+  bitmap_to_queue_on<Exec>(g, ws);
 }
 
 void direction_optimizing_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source,

@@ -91,7 +91,10 @@ Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_de
       next(allocate_random_access<Word>("mimd::bfs::next", nwords)),
       settled(allocate_random_access<Word>("mimd::bfs::settled", nwords)) {}
 
-std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
+namespace {
+
+template <class Space>
+std::int64_t init_search_on(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
   const std::int32_t n = ws.n;
   const std::int64_t* const row_map = g.out.row_map.data();
   const std::int64_t* const in_row_map = g.in.row_map.data();
@@ -102,7 +105,7 @@ std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t s
   Word* const settled = ws.settled.data();
   // One word of vertices per iteration, so that its `settled` word is written once.
   Kokkos::parallel_for(
-      "mimd::bfs::init", Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
+      "mimd::bfs::init", Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(0, ws.nwords),
       KOKKOS_LAMBDA(const std::int64_t w) {
         const std::int32_t begin = static_cast<std::int32_t>(w * 64);
         const std::int32_t end = n - begin < 64 ? n : begin + 64;
@@ -130,6 +133,36 @@ std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t s
   ws.tail_host = 1;
   ws.frontier_edges = g.host_out.row_map(source + 1) - g.host_out.row_map(source);
   return ws.frontier_edges;
+}
+
+/// Decodes the parents (negative: unreached) into `out` (or in place when null), copies
+/// the depths into `out_depth` when given, and returns the number of reached vertices.
+template <class Space>
+std::int64_t decode_on(std::int32_t n, std::int32_t* parent, const std::int32_t* depth,
+                       std::int32_t* out, std::int32_t* out_depth) {
+  std::int64_t reached = 0;
+  Kokkos::parallel_reduce(
+      "mimd::bfs::decode", Kokkos::RangePolicy<Space>(0, n),
+      KOKKOS_LAMBDA(const std::int32_t v, std::int64_t& count) {
+        const std::int32_t p = parent[v] >= 0 ? parent[v] : -1;
+        count += p >= 0 ? 1 : 0;
+        if (out)
+          out[v] = p;
+        else
+          parent[v] = p;
+        if (out_depth) out_depth[v] = depth[v];
+      },
+      reached);
+  return reached;
+}
+
+}  // namespace
+
+std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (ws.serial_search) return init_search_on<Kokkos::Serial>(g, ws, source);
+#endif
+  return init_search_on<Exec>(g, ws, source);
 }
 
 StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
@@ -176,9 +209,15 @@ BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const B
   state_->beta = options.beta > 0 ? options.beta : tune.bfs_beta;
   if (state_->alpha <= 0 || state_->beta <= 0)
     throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
-  if (options.algorithm != BfsAlgorithm::Reference)
+  if (options.algorithm != BfsAlgorithm::Reference) {
     state_->ws =
         std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
+#if defined(KOKKOS_ENABLE_SERIAL)
+    state_->ws->serial_search =
+        Kokkos::SpaceAccessibility<Kokkos::Serial, bfs_detail::Mem>::accessible &&
+        graph.num_vertices() + graph.num_stored_edges() < tune.bfs_serial_graph;
+#endif
+  }
 }
 
 const BfsOptions& BfsRunner::options() const {
@@ -228,18 +267,12 @@ const BfsResult& BfsRunner::run(std::int32_t source) {
   std::int32_t* const out = direct && o.want_parents ? r.parents.data() : nullptr;
   const std::int32_t* const depth = ws.depth.data();
   std::int32_t* const out_depth = direct && o.want_depths ? r.depths.data() : nullptr;
-  Kokkos::parallel_reduce(
-      "mimd::bfs::decode", Kokkos::RangePolicy<bfs_detail::Exec>(0, n),
-      KOKKOS_LAMBDA(const std::int32_t v, std::int64_t& reached) {
-        const std::int32_t p = parent[v] >= 0 ? parent[v] : -1;
-        reached += p >= 0 ? 1 : 0;
-        if (out)
-          out[v] = p;
-        else
-          parent[v] = p;
-        if (out_depth) out_depth[v] = depth[v];
-      },
-      r.reached);
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (ws.serial_search)
+    r.reached = bfs_detail::decode_on<Kokkos::Serial>(n, parent, depth, out, out_depth);
+  else
+#endif
+    r.reached = bfs_detail::decode_on<bfs_detail::Exec>(n, parent, depth, out, out_depth);
   if (!direct) {
     if (o.want_parents) Kokkos::deep_copy(host_parents, ws.parent);
     if (o.want_depths) Kokkos::deep_copy(host_depths, ws.depth);

@@ -144,8 +144,9 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
 StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   StepStats stats;
 #if defined(KOKKOS_ENABLE_SERIAL)
-  if (Kokkos::SpaceAccessibility<Kokkos::Serial, Mem>::accessible && ws.frontier_edges >= 0 &&
-      ws.frontier_size() + ws.frontier_edges < ws.serial_edges)
+  if (ws.serial_search ||
+      (Kokkos::SpaceAccessibility<Kokkos::Serial, Mem>::accessible && ws.frontier_edges >= 0 &&
+       ws.frontier_size() + ws.frontier_edges < ws.serial_edges))
     stats = td_step_on<Kokkos::Serial>(g, ws, level);
   else
 #endif
