@@ -15,6 +15,11 @@ int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
   const std::int64_t want = std::int64_t(std::max(1, threads)) * profile.spmm_units_per_thread;
   const std::int64_t floor = std::max<std::int64_t>(64, 8192 / std::max<std::int64_t>(1, k));
   while (block / 2 >= floor && (nnz + m) / block < want) block /= 2;
+  // A matrix lighter than one block per thread: split it evenly over the threads
+  // rather than leaving one thread with a full block and the other with the rest.
+  const std::int64_t weight = nnz + m, t = std::max(1, threads);
+  if (weight < std::int64_t(block) * t)
+    block = static_cast<int>(std::max<std::int64_t>(1, (weight + t - 1) / t));
   return block;
 }
 
