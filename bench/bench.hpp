@@ -73,6 +73,9 @@ struct Record {
   double gbps = 0;       ///< SpMM effective bandwidth, see spmm_bytes()
   double pct_triad = 0;  ///< gbps / STREAM triad
   bool verified = false;
+  /// mimd SpMM: wall time of the plan's inspection (SpmmPlan::inspect_seconds), made
+  /// once per matrix and reused by every call; -1 for implementations without a plan.
+  double inspect_s = -1;
   std::string note;  ///< why a measurement was skipped or failed, or plan details
 };
 

@@ -122,6 +122,7 @@ nlohmann::json record_json(const Record& r) {
     j["gflops"] = r.gflops;
     j["gbps"] = r.gbps;
     j["pct_triad"] = r.pct_triad;
+    if (r.inspect_s >= 0) j["inspect_s"] = r.inspect_s;
   }
   j["verified"] = r.verified;
   j["note"] = r.note;

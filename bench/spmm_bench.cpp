@@ -74,6 +74,7 @@ class MimdSpmm final : public SpmmImpl<Scalar> {
   }
 
   std::string describe() const { return plan_.describe(); }
+  double inspect_seconds() const { return plan_.inspect_seconds(); }
 
  private:
   Csr<Scalar> a_;
@@ -224,7 +225,13 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
           r.gflops = flops / r.time.median * 1e-9;
           r.gbps = bytes / r.time.median * 1e-9;
           r.pct_triad = options.triad_gbps > 0 ? 100.0 * r.gbps / options.triad_gbps : 0;
-          if (auto* m = dynamic_cast<MimdSpmm<Scalar>*>(impl.get())) r.note = m->describe();
+          if (auto* m = dynamic_cast<MimdSpmm<Scalar>*>(impl.get())) {
+            r.inspect_s = m->inspect_seconds();
+            char cost[96];
+            std::snprintf(cost, sizeof cost, "; inspection %.1f us = %.2f x one call",
+                          r.inspect_s * 1e6, r.inspect_s / r.time.median);
+            r.note = m->describe() + cost;
+          }
         }
       } catch (const std::exception& e) {
         r.verified = false;
