@@ -169,6 +169,22 @@ HostPattern transpose(const HostPattern& a) {
   return transpose_impl<float, false>(a.nrows, a.ncols, a.row_map, a.entries, nullptr).pattern();
 }
 
+template <class Scalar>
+HostCsr<Scalar> with_unit_values(const HostPattern& p) {
+  HostCsr<Scalar> a;
+  a.nrows = p.nrows;
+  a.ncols = p.ncols;
+  a.row_map = p.row_map;
+  a.entries = p.entries;
+  a.values = typename HostCsr<Scalar>::values_type(
+      Kokkos::ViewAllocateWithoutInitializing("A.values"), p.entries.extent(0));
+  Scalar* const v = a.values.data();
+  const auto n = static_cast<std::int64_t>(p.entries.extent(0));
+#pragma omp parallel for schedule(static)
+  for (std::int64_t j = 0; j < n; ++j) v[j] = Scalar(1);
+  return a;
+}
+
 RowStats row_stats(const HostPattern& a) {
   RowStats s;
   s.nrows = a.nrows;
@@ -188,6 +204,7 @@ RowStats row_stats(const HostPattern& a) {
 }
 
 #define MIMD_INSTANTIATE_CSR(S)                                              \
+  template HostCsr<S> with_unit_values<S>(const HostPattern&);               \
   template HostCsr<S> csr_from_coo<S>(const CooMatrix<S>&, DuplicatePolicy); \
   template void sort_columns<S>(HostCsr<S>&);                                \
   template void validate<S>(const HostCsr<S>&, bool);                        \

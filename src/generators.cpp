@@ -339,24 +339,9 @@ void sample_columns(Rng& rng, std::int64_t k, std::int64_t n, std::int32_t* out,
   std::copy(scratch.begin(), scratch.end(), out);
 }
 
-HostCsr<double> with_unit_values(const HostPattern& p) {
-  HostCsr<double> a;
-  a.nrows = p.nrows;
-  a.ncols = p.ncols;
-  a.row_map = p.row_map;
-  a.entries = p.entries;
-  a.values = HostCsr<double>::values_type(Kokkos::ViewAllocateWithoutInitializing("gen.values"),
-                                          p.entries.extent(0));
-  double* const v = a.values.data();
-  const auto n = static_cast<std::int64_t>(p.entries.extent(0));
-#pragma omp parallel for schedule(static)
-  for (std::int64_t j = 0; j < n; ++j) v[j] = 1.0;
-  return a;
-}
-
 // Attaches entry_value(seed, row, col) to every entry of `p`.
 HostCsr<double> with_random_values(const HostPattern& p, std::uint64_t seed) {
-  HostCsr<double> a = with_unit_values(p);
+  HostCsr<double> a = with_unit_values<double>(p);
   double* const v = a.values.data();
   const std::int64_t* const rm = p.row_map.data();
   const std::int32_t* const en = p.entries.data();
@@ -673,7 +658,8 @@ HostCsr<double> generate(const std::string& spec) {
     arity(1, 2);
     const int scale = static_cast<int>(parse_int(spec, field(1), "SCALE", 1, 30));
     const int ef = f.size() > 2 ? static_cast<int>(parse_int(spec, field(2), "EF", 1, 1024)) : 16;
-    return with_unit_values(kind == "kron" ? kronecker(scale, ef) : uniform_random(scale, ef));
+    return with_unit_values<double>(kind == "kron" ? kronecker(scale, ef)
+                                                   : uniform_random(scale, ef));
   }
   if (kind == "stencil2d" || kind == "stencil3d") {
     arity(1, 2);

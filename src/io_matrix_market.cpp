@@ -444,21 +444,6 @@ HostCsr<Scalar> read_matrix_market(const std::string& path, const ReadOptions& o
   return a;
 }
 
-namespace {
-template <class Scalar>
-HostCsr<Scalar> with_unit_values(const HostPattern& g) {
-  HostCsr<Scalar> a;
-  a.nrows = g.nrows;
-  a.ncols = g.ncols;
-  a.row_map = g.row_map;
-  a.entries = g.entries;
-  a.values = typename HostCsr<Scalar>::values_type(
-      Kokkos::ViewAllocateWithoutInitializing("A.values"), g.entries.extent(0));
-  std::fill_n(a.values.data(), a.values.extent(0), Scalar(1));
-  return a;
-}
-}  // namespace
-
 template <class Scalar>
 HostCsr<Scalar> read_matrix(const std::string& path, const ReadOptions& options, LoadStats* stats) {
   Progress progress(options.progress, path);

@@ -173,6 +173,11 @@ CsrPattern<Ordinal, Offset, Target> to_memory_space(const CsrPattern<Ordinal, Of
   return out;
 }
 
+/// A matrix with the pattern `p` (sharing its arrays, no copy) and value 1 on every
+/// entry: how graphs enter the numeric kernels.
+template <class Scalar>
+HostCsr<Scalar> with_unit_values(const HostPattern& p);
+
 /// Row-length statistics, used by `auto` algorithm choice and reported by the benchmark.
 struct RowStats {
   std::int64_t nrows = 0;
