@@ -44,8 +44,10 @@ class BfsGraph {
   /// @throws InvalidArgument when the pattern is not square
   /// @throws InvalidMatrix when the pattern breaks a CSR invariant (also undirected())
   static BfsGraph directed(const HostPattern& out);
-  /// The symmetrised pattern of `p` (p + p^T, duplicates merged, self-loops kept,
-  /// columns sorted). @throws InvalidArgument when `p` is not square
+  /// The symmetrised pattern of `p`: mimd::symmetrize (csr.hpp), p + p^T, duplicates
+  /// merged, self-loops kept, columns sorted. Generated graphs that are already
+  /// symmetric (mimd::generates_symmetric) need not go through it.
+  /// @throws InvalidArgument when `p` is not square
   static HostPattern symmetrize(const HostPattern& p);
 
   std::int32_t num_vertices() const;

@@ -63,9 +63,12 @@ using Dense = Kokkos::View<Scalar**, Layout, DefaultMemorySpace>;
 template <class Scalar, class Layout>
 class SpmmPlan {
  public:
-  /// Inspects A (row classification, units) for the chosen algorithm.
+  /// Validates A (mimd::validate: offsets, every column index in [0, ncols), values;
+  /// O(nnz), once per plan, never in apply()) and inspects it (row classification,
+  /// units) for the chosen algorithm.
   /// @param k_hint  expected number of columns of B (guides Auto and the k tiling);
   ///                apply() accepts any k
+  /// @throws InvalidMatrix naming the first broken position (row, index, value)
   /// @throws InvalidArgument for an unknown option value
   SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar>& a, int k_hint = 1,
            const SpmmOptions& options = {});
@@ -116,7 +119,10 @@ enum class DenseLayout { RowMajor, ColMajor };
 /// @param row_map  m + 1 offsets; col_idx, values: row_map[m] entries
 /// @param b        n x k, leading dimension ldb (>= k row-major, >= n column-major)
 /// @param c        m x k, leading dimension ldc
+/// The CSR arrays are validated before B is read (as by SpmmPlan).
 /// @throws InvalidArgument for null pointers, negative sizes or too small ld
+/// @throws InvalidMatrix for broken CSR arrays, e.g. a column index outside [0, n):
+///         where() == "entries[j] (row i)", the message gives the column
 template <class Scalar>
 void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::int64_t n,
           std::int64_t k, Scalar alpha, const std::int64_t* row_map, const std::int32_t* col_idx,

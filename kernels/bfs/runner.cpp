@@ -5,12 +5,9 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "bfs/bfs_internal.hpp"
 #include "mimd/error.hpp"
+#include "mimd/memory.hpp"
 
 namespace mimd {
 
@@ -45,34 +42,9 @@ BfsAlgorithm bfs_algorithm_from_string(const std::string& name) {
 
 namespace bfs_detail {
 
-namespace {
-
-/// A View for the searches' random accesses. In host memory its pages are backed by
-/// transparent huge pages where the kernel allows (top-down steps read parent[v] at
-/// random: with 4 KiB pages a scale-22 graph's parents overflow the TLB), then first
-/// touched by the worker threads in the kernels' static partition.
-template <class T>
-Kokkos::View<T*, Mem> allocate_random_access(const char* label, std::size_t n) {
-  Kokkos::View<T*, Mem> v(Kokkos::ViewAllocateWithoutInitializing(label), n);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (std::is_same<Mem, Kokkos::HostSpace>::value && n > 0) {
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t last = (begin + n * sizeof(T)) & ~(kHuge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-  }
-#endif
-  T* const p = v.data();
-  Kokkos::parallel_for(
-      "mimd::bfs::first_touch",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(
-          0, static_cast<std::int64_t>(n)),
-      KOKKOS_LAMBDA(const std::int64_t i) { p[i] = T{}; });
-  return v;
-}
-
-}  // namespace
+// The searches read these arrays at random: huge pages, first touched by the workers.
+constexpr Placement kPlacement = Placement::FirstTouch;
+constexpr Pages kPages = Pages::Huge;
 
 Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_depths_)
     : n(n_),
@@ -80,16 +52,16 @@ Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_de
       hub_degree(tuning.bfs_hub_degree),
       serial_edges(tuning.bfs_serial_edges),
       write_depths(write_depths_),
-      parent(allocate_random_access<std::int32_t>("mimd::bfs::parent", n_)),
-      depth(allocate_random_access<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0)),
-      queue(allocate_random_access<std::int32_t>("mimd::bfs::queue", n_)),
-      queue_deg(allocate_random_access<std::int32_t>("mimd::bfs::queue_deg", n_)),
-      offsets(allocate_random_access<std::int64_t>("mimd::bfs::offsets",
-                                                   static_cast<std::size_t>(n_) + 1)),
+      parent(allocate<std::int32_t>("mimd::bfs::parent", n_, kPlacement, kPages)),
+      depth(allocate<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0, kPlacement, kPages)),
+      queue(allocate<std::int32_t>("mimd::bfs::queue", n_, kPlacement, kPages)),
+      queue_deg(allocate<std::int32_t>("mimd::bfs::queue_deg", n_, kPlacement, kPages)),
+      offsets(allocate<std::int64_t>("mimd::bfs::offsets", static_cast<std::size_t>(n_) + 1,
+                                     kPlacement, kPages)),
       tail("mimd::bfs::tail"),
-      front(allocate_random_access<Word>("mimd::bfs::front", nwords)),
-      next(allocate_random_access<Word>("mimd::bfs::next", nwords)),
-      settled(allocate_random_access<Word>("mimd::bfs::settled", nwords)) {}
+      front(allocate<Word>("mimd::bfs::front", nwords, kPlacement, kPages)),
+      next(allocate<Word>("mimd::bfs::next", nwords, kPlacement, kPages)),
+      settled(allocate<Word>("mimd::bfs::settled", nwords, kPlacement, kPages)) {}
 
 namespace {
 

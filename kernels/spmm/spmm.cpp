@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 
+#include "core/bits.hpp"
 #include "mimd/error.hpp"
 #include "spmm/auto.hpp"
 #include "spmm/lssm.hpp"
@@ -59,6 +60,7 @@ struct SpmmPlan<Scalar, Layout>::State {
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
+  std::size_t row_map_size = 0;
   double inspect_seconds = 0;
   spmm_impl::LssmPlan lssm;
   spmm_impl::MergePathPlan merge;
@@ -70,26 +72,6 @@ namespace {
 
 std::string shape(std::int64_t r, std::int64_t c) {
   return std::to_string(r) + "x" + std::to_string(c);
-}
-
-int pow2_floor(int x) {
-  int p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
-}
-
-template <class Scalar>
-void check_csr(const Csr<Scalar>& a) {
-  if (a.nrows < 0 || a.ncols < 0)
-    throw InvalidArgument("spmm: negative extent of A: " + shape(a.nrows, a.ncols));
-  if (a.row_map.extent(0) != static_cast<std::size_t>(a.nrows) + 1)
-    throw DimensionMismatch("spmm", "A is " + shape(a.nrows, a.ncols) + " but row_map has " +
-                                        std::to_string(a.row_map.extent(0)) +
-                                        " entries (expected " + std::to_string(a.nrows + 1) + ")");
-  if (a.values.extent(0) != a.entries.extent(0))
-    throw DimensionMismatch("spmm", "A has " + std::to_string(a.entries.extent(0)) +
-                                        " column indices but " +
-                                        std::to_string(a.values.extent(0)) + " values");
 }
 
 template <class Scalar, class Layout>
@@ -134,7 +116,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
                                    const SpmmOptions& options)
     : state_(std::make_shared<State>()) {
   Kokkos::Timer timer;
-  check_csr(a);
+  validate(a);  // once per matrix: apply() checks only that it gets the same arrays
   if (options.block_nnz < 0)
     throw InvalidArgument("spmm: block_nnz must be >= 0 (0 = profile), got " +
                           std::to_string(options.block_nnz));
@@ -151,26 +133,18 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.nnz = a.nnz();
   st.row_map = a.row_map.data();
   st.entries = a.entries.data();
-  st.k_tile = std::clamp(pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
+  st.row_map_size = a.row_map.extent(0);
+  st.k_tile = std::clamp(core_detail::pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
   const std::int64_t* row_map = rm.data();
-  if (row_map[0] != 0 || row_map[st.m] != st.nnz)
-    throw InvalidMatrix("row_map", "row_map[0] = " + std::to_string(row_map[0]) + ", row_map[" +
-                                       std::to_string(st.m) +
-                                       "] = " + std::to_string(row_map[st.m]) +
-                                       ", expected 0 and nnz = " + std::to_string(st.nnz));
   RowStats stats;
   stats.nrows = st.m;
   stats.nnz = st.nnz;
   double sum_sq = 0;
   for (std::int64_t r = 0; r < st.m; ++r) {
     const std::int64_t len = row_map[r + 1] - row_map[r];
-    if (len < 0)
-      throw InvalidMatrix("row_map[" + std::to_string(r + 1) + "]",
-                          "is " + std::to_string(row_map[r + 1]) + ", less than row_map[" +
-                              std::to_string(r) + "] = " + std::to_string(row_map[r]));
     stats.max_row = std::max(stats.max_row, len);
     stats.empty_rows += len == 0;
     sum_sq += static_cast<double>(len) * static_cast<double>(len);
@@ -229,12 +203,14 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
                                      const Scalar* b, std::int64_t ldb, Scalar beta, Scalar* c,
                                      std::int64_t ldc) const {
   const State& st = *state_;
-  check_csr(a);
   if (a.row_map.data() != st.row_map || a.entries.data() != st.entries || a.nrows != st.m ||
-      a.ncols != st.n || a.nnz() != st.nnz)
+      a.ncols != st.n || a.nnz() != st.nnz || a.row_map.extent(0) != st.row_map_size)
     throw InvalidArgument("spmm: the plan was made for another matrix (" + shape(st.m, st.n) +
                           ", nnz " + std::to_string(st.nnz) + "), not this " +
                           shape(a.nrows, a.ncols) + " one with nnz " + std::to_string(a.nnz()));
+  if (static_cast<std::int64_t>(a.values.extent(0)) != st.nnz)
+    throw DimensionMismatch("spmm", "A has " + std::to_string(st.nnz) + " column indices but " +
+                                        std::to_string(a.values.extent(0)) + " values");
   const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
   const std::int64_t ldb_min = std::max<std::int64_t>(1, right ? k : st.n);
   const std::int64_t ldc_min = std::max<std::int64_t>(1, right ? k : st.m);
