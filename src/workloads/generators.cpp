@@ -8,8 +8,6 @@
 // every row and merges duplicates, so the result does not depend on the schedule.
 #include "mimd/generators.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -17,7 +15,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <new>
 #include <utility>
 #include <vector>
 
@@ -79,33 +76,7 @@ struct Edge {
   std::int32_t u, v;
 };
 
-// Uninitialised scratch array of trivially copyable T for the edge lists (up to
-// gigabytes): mapped directly and advised to use transparent huge pages, which divides
-// the page faults of the first touch by 512.
-template <class T>
-class Scratch {
- public:
-  explicit Scratch(std::size_t n) : bytes_(std::max<std::size_t>(1, n * sizeof(T))) {
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, bytes_, MADV_HUGEPAGE);  // advisory: ignored where THP is unavailable
-    data_ = static_cast<T*>(p);
-  }
-  Scratch(Scratch&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_) {}
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  Scratch& operator=(Scratch&&) = delete;
-  ~Scratch() { reset(); }
-  void reset() {
-    if (data_ != nullptr) munmap(data_, bytes_);
-    data_ = nullptr;
-  }
-  T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t bytes_;
-};
+using csr_detail::Scratch;
 
 void check_scale(const char* who, int scale, int edge_factor) {
   if (scale < 1 || scale > 30)
