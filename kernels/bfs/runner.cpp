@@ -159,10 +159,8 @@ std::int64_t decode_on(std::int32_t n, std::int32_t* parent, const std::int32_t*
 }  // namespace
 
 std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return init_search_on<Kokkos::Serial>(g, ws, source);
-#endif
-  return init_search_on<Exec>(g, ws, source);
+  return with_bfs_space(ws.serial_search,
+                        [&](auto space) { return init_search_on<decltype(space)>(g, ws, source); });
 }
 
 StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
@@ -212,11 +210,9 @@ BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const B
   if (options.algorithm != BfsAlgorithm::Reference) {
     state_->ws =
         std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
-#if defined(KOKKOS_ENABLE_SERIAL)
     state_->ws->serial_search =
-        Kokkos::SpaceAccessibility<Kokkos::Serial, bfs_detail::Mem>::accessible &&
+        bfs_detail::kSerialReachesData &&
         graph.num_vertices() + graph.num_stored_edges() < tune.bfs_serial_graph;
-#endif
   }
 }
 
@@ -267,12 +263,9 @@ const BfsResult& BfsRunner::run(std::int32_t source) {
   std::int32_t* const out = direct && o.want_parents ? r.parents.data() : nullptr;
   const std::int32_t* const depth = ws.depth.data();
   std::int32_t* const out_depth = direct && o.want_depths ? r.depths.data() : nullptr;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search)
-    r.reached = bfs_detail::decode_on<Kokkos::Serial>(n, parent, depth, out, out_depth);
-  else
-#endif
-    r.reached = bfs_detail::decode_on<bfs_detail::Exec>(n, parent, depth, out, out_depth);
+  r.reached = bfs_detail::with_bfs_space(ws.serial_search, [&](auto space) {
+    return bfs_detail::decode_on<decltype(space)>(n, parent, depth, out, out_depth);
+  });
   if (!direct) {
     if (o.want_parents) Kokkos::deep_copy(host_parents, ws.parent);
     if (o.want_depths) Kokkos::deep_copy(host_depths, ws.depth);
