@@ -46,13 +46,15 @@ inline constexpr bool kSerialReachesData = false;
 /// frontier, where a parallel launch would cost more than the work) and Serial can
 /// reach the data, with an instance of Exec otherwise. The one place where the BFS
 /// chooses its execution space; both calls must return the same type.
+/// (Where Serial cannot reach the data, its branch is not even compiled.)
 template <class F>
 decltype(auto) with_bfs_space(bool serial, F&& f) {
 #if defined(KOKKOS_ENABLE_SERIAL)
-  if (kSerialReachesData && serial) return f(Kokkos::Serial());
-#else
-  (void)serial;
+  if constexpr (kSerialReachesData) {
+    if (serial) return f(Kokkos::Serial());
+  }
 #endif
+  (void)serial;
   return f(Exec());
 }
 
