@@ -4,6 +4,11 @@
 //            matrices had lssm >= row_parallel once the block floor below was in place;
 //   k = 128: 19 / 40 / 36 (merge path ahead only where L3 contention by other
 //            processes made single runs bimodal); k = 1: 1.2 / 3.9 / 5.8.
+// (row_parallel and merge_path then had micro-kernels of their own.) On the shared
+// micro-kernel (same machine, 6 SuiteSparse matrices, time relative to lssm, geomean of
+// medians, k = 1 / 8 / 32): row_parallel 0.99 / 1.19 / 1.14, merge_path 1.02 / 1.00 /
+// 1.07: lssm is level with them on regular matrices and ahead on skewed ones
+// (coAuthorsDBLP, k = 8 / 32: row_parallel 1.45 / 1.65).
 // So:
 //  - LSSM for every matrix. Its units have balanced weight whatever the row lengths
 //    (so it keeps its lead on skewed matrices, longest row >> mean, where
