@@ -198,13 +198,13 @@ struct BfsRunner::State {
 BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options)
     : state_(std::make_shared<State>(State{ctx, graph, options, 0, 0, nullptr, {}})) {
   if (!graph.state_) throw InvalidArgument("BfsRunner: the graph is empty (default-constructed)");
-  if (options.alpha < 0 || options.beta < 0)
-    throw InvalidArgument(
-        "BfsRunner: alpha and beta must be >= 0 (0: tuning profile), got alpha = " +
-        std::to_string(options.alpha) + ", beta = " + std::to_string(options.beta));
+  if ((options.alpha && *options.alpha < 1) || (options.beta && *options.beta < 1))
+    throw InvalidArgument("BfsRunner: alpha and beta must be >= 1 when given, got alpha = " +
+                          (options.alpha ? std::to_string(*options.alpha) : "none") +
+                          ", beta = " + (options.beta ? std::to_string(*options.beta) : "none"));
   const TuningProfile& tune = ctx.tuning();
-  state_->alpha = options.alpha > 0 ? options.alpha : tune.bfs_alpha;
-  state_->beta = options.beta > 0 ? options.beta : tune.bfs_beta;
+  state_->alpha = options.alpha.value_or(tune.bfs_alpha);
+  state_->beta = options.beta.value_or(tune.bfs_beta);
   if (state_->alpha <= 0 || state_->beta <= 0)
     throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
   if (options.algorithm != BfsAlgorithm::Reference) {
