@@ -106,11 +106,10 @@ TEST(SpmmValidation, BadOptions) {
   SpmmOptions o;
   o.block_nnz = -1;
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
-  o = {};
-  o.combine = 7;
+  o.block_nnz = 0;  // a block is given or left to the profile: 0 is no block size
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
   o = {};
-  o.use_scratch = 2;
+  o.combine = static_cast<SplitCombine>(7);
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
 }
 

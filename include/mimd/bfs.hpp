@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,9 +81,10 @@ struct BfsOptions {
   bool log_steps = false;    ///< record a BfsStep per level (fences around every step)
   /// Direction-optimizing only: go bottom-up when the frontier's out-edges exceed the
   /// unexplored edges / alpha; return top-down when the frontier shrinks below
-  /// n / beta. 0: the context's tuning profile (bfs_alpha 15, bfs_beta 18 by default).
-  int alpha = 0;
-  int beta = 0;
+  /// n / beta. Both >= 1 when given; empty: the context's tuning profile (bfs_alpha,
+  /// bfs_beta: 15 and 18 by default, GAP's values).
+  std::optional<int> alpha;
+  std::optional<int> beta;
 };
 
 /// One level of a search: which direction expanded it and what it cost.

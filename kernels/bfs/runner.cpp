@@ -131,10 +131,8 @@ std::int64_t decode_on(std::int32_t n, std::int32_t* parent, const std::int32_t*
 }  // namespace
 
 std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return init_search_on<Kokkos::Serial>(g, ws, source);
-#endif
-  return init_search_on<Exec>(g, ws, source);
+  return with_bfs_space(ws.serial_search,
+                        [&](auto space) { return init_search_on<decltype(space)>(g, ws, source); });
 }
 
 StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
@@ -172,23 +170,21 @@ struct BfsRunner::State {
 BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options)
     : state_(std::make_shared<State>(State{ctx, graph, options, 0, 0, nullptr, {}})) {
   if (!graph.state_) throw InvalidArgument("BfsRunner: the graph is empty (default-constructed)");
-  if (options.alpha < 0 || options.beta < 0)
-    throw InvalidArgument(
-        "BfsRunner: alpha and beta must be >= 0 (0: tuning profile), got alpha = " +
-        std::to_string(options.alpha) + ", beta = " + std::to_string(options.beta));
+  if ((options.alpha && *options.alpha < 1) || (options.beta && *options.beta < 1))
+    throw InvalidArgument("BfsRunner: alpha and beta must be >= 1 when given, got alpha = " +
+                          (options.alpha ? std::to_string(*options.alpha) : "none") +
+                          ", beta = " + (options.beta ? std::to_string(*options.beta) : "none"));
   const TuningProfile& tune = ctx.tuning();
-  state_->alpha = options.alpha > 0 ? options.alpha : tune.bfs_alpha;
-  state_->beta = options.beta > 0 ? options.beta : tune.bfs_beta;
+  state_->alpha = options.alpha.value_or(tune.bfs_alpha);
+  state_->beta = options.beta.value_or(tune.bfs_beta);
   if (state_->alpha <= 0 || state_->beta <= 0)
     throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
   if (options.algorithm != BfsAlgorithm::Reference) {
     state_->ws =
         std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
-#if defined(KOKKOS_ENABLE_SERIAL)
     state_->ws->serial_search =
-        Kokkos::SpaceAccessibility<Kokkos::Serial, bfs_detail::Mem>::accessible &&
+        bfs_detail::kSerialReachesData &&
         graph.num_vertices() + graph.num_stored_edges() < tune.bfs_serial_graph;
-#endif
   }
 }
 
@@ -239,12 +235,9 @@ const BfsResult& BfsRunner::run(std::int32_t source) {
   std::int32_t* const out = direct && o.want_parents ? r.parents.data() : nullptr;
   const std::int32_t* const depth = ws.depth.data();
   std::int32_t* const out_depth = direct && o.want_depths ? r.depths.data() : nullptr;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search)
-    r.reached = bfs_detail::decode_on<Kokkos::Serial>(n, parent, depth, out, out_depth);
-  else
-#endif
-    r.reached = bfs_detail::decode_on<bfs_detail::Exec>(n, parent, depth, out, out_depth);
+  r.reached = bfs_detail::with_bfs_space(ws.serial_search, [&](auto space) {
+    return bfs_detail::decode_on<decltype(space)>(n, parent, depth, out, out_depth);
+  });
   if (!direct) {
     if (o.want_parents) Kokkos::deep_copy(host_parents, ws.parent);
     if (o.want_depths) Kokkos::deep_copy(host_depths, ws.depth);
