@@ -40,8 +40,8 @@ struct MatrixMarketInfo {
 
 struct ReadOptions {
   /// Use (and create) a binary CSR cache of the parsed matrix, so that a file is
-  /// parsed once. The cache lives in $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels,
-  /// else ~/.cache/mimd-kernels, never beside the data (a read-only data folder is the
+  /// parsed once. The cache lives in $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr,
+  /// else ~/.cache/mimd-kernels/csr, never beside the data (a read-only data folder is the
   /// normal case): "<name>-<hash of its absolute path>.<variant>.mimdcsr" (variant:
   /// "mm-f64", "mm-f32", "snap", "snap-sym", "snap-compact", "snap-sym-compact"). It
   /// records the source's size, mtime and CRC-32s of its first and last 64 KiB, and

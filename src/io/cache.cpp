@@ -102,11 +102,14 @@ bool make_dirs(const std::string& dir) {
   return dir_writable(dir);
 }
 
+// The csr/ subfolder keeps the caches apart from the toolchain builds tools/mimd puts
+// in the same user cache folder.
 std::string cache_dir() {
   if (const char* d = std::getenv("MIMD_CACHE_DIR"); d && *d) return d;
   if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d)
-    return std::string(d) + "/mimd-kernels";
-  if (const char* d = std::getenv("HOME"); d && *d) return std::string(d) + "/.cache/mimd-kernels";
+    return std::string(d) + "/mimd-kernels/csr";
+  if (const char* d = std::getenv("HOME"); d && *d)
+    return std::string(d) + "/.cache/mimd-kernels/csr";
   return {};
 }
 

@@ -163,7 +163,7 @@ void for_each_chunk(const std::string& text, const std::vector<std::size_t>& cut
 
 /// Where the cache of `source` for `variant` lives ("" when nowhere is writable):
 /// "<dir>/<name>-<hash of the absolute path>.<variant>.mimdcsr" with <dir> =
-/// $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels, else ~/.cache/mimd-kernels.
+/// $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr, else ~/.cache/mimd-kernels/csr.
 /// Never beside the source: data folders are often shared or read-only.
 std::string cache_path(const std::string& source, const std::string& variant);
 
