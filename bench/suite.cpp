@@ -146,7 +146,8 @@ std::vector<Input> make_suite(const Config& config) {
     add_datasets(suite, {"bcsstk13", "bcsstk33", "rajat01", "crack", "Pd", "CA-GrQc", "Wiki-Vote",
                          "as20000102"});
     // Larger than the last-level cache at every k of the quick suite.
-    suite.push_back(generated("powerlaw:300000:16", true, false));
+    suite.push_back(generated("powerlaw:300000:16", true, false, {1, 8}));
+    suite.push_back(generated("powerlaw:100000:16", true, false, {32}));
     suite.push_back(generated("kron:16", false, true));
   } else {
     add_datasets(suite, {});

@@ -30,12 +30,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BEGIN = re.compile(r"<!-- results:begin (\S+) -->")
 END = "<!-- results:end -->"
-CLASSES = [("all", "all matrices"), ("nnz_100k", "nnz >= 100k"),
-           ("above_llc", "A+B+C > last-level cache")]
+CLASSES = [("all", "all"), ("nnz_100k", "nnz >= 100k"), ("above_llc", "A+B+C > LLC")]
 
 
 def speedups(doc):
@@ -44,11 +44,10 @@ def speedups(doc):
             for m in doc["summary"] if m["metric"] == "spmm_geomean_speedup"}
 
 
-def cell(geo, key, with_count):
+def cell(geo, key):
     if key not in geo:
         return "-"
-    value, n = geo[key]
-    return "%.2fx (%d)" % (value, n) if with_count else "%.2fx" % value
+    return "%.2fx (%d)" % geo[key]
 
 
 def block(doc, result_path):
@@ -64,38 +63,35 @@ def block(doc, result_path):
     kk = 32 if 32 in ks else ks[-1]
     argv = ctx["command"].split()
     command = " ".join([os.path.basename(argv[0])] + argv[1:])
-    out = [
-        "<!-- results:begin %s -->" % result_path,
-        "One run of `%s` (git %s, %s, %s, %d threads, STREAM triad %.1f GB/s; the result is"
+    intro = (
+        "One run of `%s` (git %s, %s, %s, %d threads, STREAM triad %.1f GB/s; the result is "
+        "`%s`, how it was made: `bench/results/README.md`). Geometric-mean SpMM speedup of "
+        "`%s` (double) over each baseline: every matrix of the run at each k, and at k = %d "
+        "the matrices with at least 100k nonzeros and those whose A + B + C exceed the "
+        "%.1f MB last-level cache (in brackets: how many matrices)."
         % (command, ctx["git"][:7], ctx["date"][:10], ctx["topology"].get("cpu_model", "?"),
-           ctx["threads"], ctx["stream"]["triad_gbps"]),
-        "`%s`, how it was made: `bench/results/README.md`). Geometric-mean SpMM speedup of"
-        % result_path,
-        "`%s` (double) over each baseline, every matrix of the run, and at k = %d by size class"
-        % (mine, kk),
-        "(in brackets: matrices in the class; the last-level cache is %.1f MB):"
-        % (ctx["llc_bytes"] * 1e-6),
-        "",
-        "| baseline | " + " | ".join("k = %d" % k for k in ks) + " | "
-        + " | ".join("k = %d, %s" % (kk, title) for _, title in CLASSES) + " |",
-        "|---" * (1 + len(ks) + len(CLASSES)) + "|",
-    ]
+           ctx["threads"], ctx["stream"]["triad_gbps"], result_path, mine, kk,
+           ctx["llc_bytes"] * 1e-6))
+    out = ["<!-- results:begin %s -->" % result_path, textwrap.fill(intro, 88), "",
+           "| baseline | " + " | ".join("k = %d" % k for k in ks) + " | "
+           + " | ".join("k = %d, %s" % (kk, title) for _, title in CLASSES[1:]) + " |",
+           "|---" * (1 + len(ks) + len(CLASSES) - 1) + "|"]
     for b in bases:
         out.append("| %s | " % label[b]
-                   + " | ".join(cell(geo, (mine, b, k, "all"), False) for k in ks) + " | "
-                   + " | ".join(cell(geo, (mine, b, kk, c), True) for c, _ in CLASSES) + " |")
+                   + " | ".join(cell(geo, (mine, b, k, "all")) for k in ks) + " | "
+                   + " | ".join(cell(geo, (mine, b, kk, c)) for c, _ in CLASSES[1:]) + " |")
     bfs_mine = [e["name"] for e in reg if e["kernel"] == "bfs" and e["kind"] == "ours"
                 and e["headline"]]
     bfs = [r for r in doc["records"] if r["kernel"] == "bfs" and r["impl"] in bfs_mine
            and r["verified"] and not r["skipped"]]
     if bfs:
         r = max(bfs, key=lambda r: r["nnz"])
-        out += ["",
-                "BFS `%s` on %s (%d vertices, %d stored edges, %d sources): %.3f GTEPS as GAP"
-                % (r["impl"], r["input"], r["rows"], r["nnz"], r["reps"], r["gteps_gap"]),
-                "counts (undirected edges of the graph / mean time), %.3f GTEPS as Graph500 counts"
-                % r["gteps_graph500"],
-                "(edges of the reached component / time, harmonic mean)."]
+        out += ["", textwrap.fill(
+            "BFS `%s` on %s (%d vertices, %d stored edges, %d sources): %.3f GTEPS as GAP "
+            "counts (undirected edges of the graph / mean time), %.3f GTEPS as Graph500 counts "
+            "(edges of the reached component / time, harmonic mean over the sources)."
+            % (r["impl"], r["input"], r["rows"], r["nnz"], r["reps"], r["gteps_gap"],
+               r["gteps_graph500"]), 88)]
     out += ["",
             "![SpMM speedup over the baselines](bench/results/spmm_speedup.png)",
             END]
