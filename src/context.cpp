@@ -16,6 +16,19 @@ namespace mimd {
 
 namespace {
 
+#ifdef KOKKOS_ENABLE_THREADS
+// Kokkos::Threads sizes its pool from the process' hwloc binding, which an OpenMP runtime
+// under OMP_PROC_BIND has narrowed to one place by now (its initial thread is this one):
+// the calling thread is let loose on the allowed PUs first; bind_host_pool binds the pool.
+void release_calling_thread() {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return;
+  if (hwloc_topology_load(topo) == 0)
+    hwloc_set_cpubind(topo, hwloc_topology_get_allowed_cpuset(topo), HWLOC_CPUBIND_THREAD);
+  hwloc_topology_destroy(topo);
+}
+#endif
+
 // The Kokkos runtime is process-wide by nature: initialise it once if the caller has
 // not, and finalise it at exit (Kokkos 4 cannot be initialised twice).
 bool ensure_kokkos(int num_threads) {
@@ -23,6 +36,9 @@ bool ensure_kokkos(int num_threads) {
   static bool owned = false;
   std::lock_guard<std::mutex> lock(mutex);
   if (Kokkos::is_initialized()) return owned;
+#ifdef KOKKOS_ENABLE_THREADS
+  release_calling_thread();
+#endif
 #if KOKKOS_VERSION >= 30700
   Kokkos::InitializationSettings settings;
   if (num_threads > 0) settings.set_num_threads(num_threads);
