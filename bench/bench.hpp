@@ -22,6 +22,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/progress.hpp"
 #include "impls.hpp"
 #include "mimd/bfs.hpp"
 #include "mimd/context.hpp"
@@ -128,22 +129,8 @@ struct RunOptions {
   double triad_gbps = 0;
 };
 
-/// Progress line on stderr, shown only when stderr is a terminal.
-class Progress {
- public:
-  explicit Progress(int total);
-  void step(const std::string& what);  ///< starts item n+1
-  void note(const std::string& what);  ///< refines the current item's text
-  void done();
-  int total() const { return total_; }
-
- private:
-  void draw();
-  int total_, current_ = 0;
-  std::string what_;
-  bool tty_;
-  double start_;
-};
+/// The progress line (step / note / done), shown only when stderr is a terminal.
+using Progress = core_detail::Progress;
 
 /// Runs every selected SpMM implementation on one input (all k, all precisions).
 /// Returns the records (failed verifications included, verified = false).

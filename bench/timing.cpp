@@ -1,10 +1,8 @@
-// Measurement protocol, STREAM probe and the progress line.
+// Measurement protocol and STREAM probe.
 #include <omp.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <memory>
 
 #include "bench.hpp"
@@ -99,33 +97,6 @@ StreamResult run_stream(std::int64_t elements, int threads, int reps) {
   out.copy_gbps = 16.0 * static_cast<double>(elements) / best_copy * 1e-9;
   out.triad_gbps = 24.0 * static_cast<double>(elements) / best_triad * 1e-9;
   return out;
-}
-
-Progress::Progress(int total) : total_(total), tty_(isatty(STDERR_FILENO) != 0), start_(now()) {}
-
-void Progress::step(const std::string& what) {
-  ++current_;
-  what_ = what;
-  draw();
-}
-
-void Progress::note(const std::string& what) {
-  what_ = what;
-  draw();
-}
-
-void Progress::draw() {
-  if (!tty_) return;
-  const int el = static_cast<int>(now() - start_);
-  std::fprintf(stderr, "\r\033[K[%d/%d %02d:%02d] %s", std::min(current_, total_), total_, el / 60,
-               el % 60, what_.substr(0, 100).c_str());
-  std::fflush(stderr);
-}
-
-void Progress::done() {
-  if (!tty_) return;
-  std::fprintf(stderr, "\r\033[K");
-  std::fflush(stderr);
 }
 
 }  // namespace mimd::bench

@@ -256,6 +256,9 @@ TEST(Bfs, Errors) {
   BfsOptions negative;
   negative.alpha = -1;
   EXPECT_THROW(BfsRunner(context(), g, negative), InvalidArgument);
+  BfsOptions zero;
+  zero.beta = 0;  // given or left to the profile: 0 is no threshold
+  EXPECT_THROW(BfsRunner(context(), g, zero), InvalidArgument);
   EXPECT_THROW(BfsRunner(context(), BfsGraph{}, BfsOptions{}), InvalidArgument);
 
   HostPattern rect = pattern_from_lists({{1}, {0}});

@@ -132,6 +132,38 @@ TEST(Csr, ValidateCatchesEveryBrokenInvariant) {
   }
 }
 
+// Patterns of 2^22 entries and more take the engine's bucketed radix path, smaller ones
+// and matrices its scatter path: symmetrize (4.4 M entries, with repeats and
+// self-loops) must give what csr_from_coo gives for both directions of every entry.
+TEST(Csr, LargePatternPathAgreesWithMatrixPath) {
+  mimd::testing::context();
+  const std::int32_t n = 1 << 17;
+  const std::size_t m = 2200000;
+  CooMatrix<float> coo, both;
+  coo.nrows = coo.ncols = both.nrows = both.ncols = n;
+  std::mt19937 gen(5);
+  std::uniform_int_distribution<std::int32_t> vertex(0, n - 1);
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::int32_t u = vertex(gen), v = i % 1000 == 0 ? u : vertex(gen);
+    coo.rows.push_back(u);
+    coo.cols.push_back(v);
+    if (i % 500 == 0) {  // repeated entries
+      coo.rows.push_back(u);
+      coo.cols.push_back(v);
+    }
+  }
+  both.rows = coo.rows;
+  both.rows.insert(both.rows.end(), coo.cols.begin(), coo.cols.end());
+  both.cols = coo.cols;
+  both.cols.insert(both.cols.end(), coo.rows.begin(), coo.rows.end());
+  const auto got = mimd::symmetrize(mimd::csr_from_coo(coo).pattern());
+  const auto want = mimd::csr_from_coo(both);
+  ASSERT_EQ(got.nnz(), want.nnz());
+  for (std::int32_t r = 0; r <= n; ++r) ASSERT_EQ(got.row_map(r), want.row_map(r)) << r;
+  for (std::int64_t j = 0; j < got.nnz(); ++j)
+    ASSERT_EQ(got.entries(j), want.entries(j)) << "entry " << j;
+}
+
 TEST(Csr, TransposeIsTheTranspose) {
   CooMatrix<double> coo;
   coo.nrows = 3;

@@ -85,6 +85,20 @@ TEST(Generators, DeterministicAcrossThreadCounts) {
   }
 }
 
+// generates_symmetric() lets BFS skip symmetrisation: it must hold for what it names.
+TEST(Generators, SymmetricSpecsNeedNoSymmetrisation) {
+  mimd::testing::context();
+  for (const char* spec :
+       {"kron:10", "urand:10:4", "stencil2d:9", "stencil2d:7:9", "stencil3d:5", "stencil3d:4:7"}) {
+    SCOPED_TRACE(spec);
+    ASSERT_TRUE(mimd::generates_symmetric(spec));
+    const HostPattern p = mimd::generate(spec).pattern();
+    expect_same(p, mimd::symmetrize(p));
+  }
+  for (const char* spec : {"powerlaw:1000", "uniform:1000", "kron", "nothing:3", "bcsstk13"})
+    EXPECT_FALSE(mimd::generates_symmetric(spec)) << spec;
+}
+
 TEST(Generators, SeedChangesTheGraph) {
   const auto a = mimd::kronecker(10, 8, 1);
   const auto b = mimd::kronecker(10, 8, 2);

@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "io_detail.hpp"
+#include "core/progress.hpp"
 
 namespace {
 
-using mimd::io_detail::Progress;
+using mimd::core_detail::Progress;
 
 // Points file descriptor 2 at `fd` for the scope, restoring it afterwards.
 class RedirectStderr {
@@ -71,14 +71,14 @@ TEST(IoProgress, OnlyOnATerminalAndAfterOneSecond) {
   {
     RedirectStderr r(tty);
     disabled->update("parsing", 60, 100);
-    disabled->finish();
+    disabled->done();
     on_tty->update("parsing", 50, 100);
-    on_tty->finish();
+    on_tty->done();
   }
   {
     RedirectStderr r(pipefd[1]);
     on_pipe->update("parsing", 50, 100);
-    on_pipe->finish();
+    on_pipe->done();
   }
   const std::string shown = drain(master);
   EXPECT_NE(shown.find("[mimd] loading big.mtx: parsing  50%"), std::string::npos) << shown;

@@ -64,6 +64,46 @@ SPMM_CASE(TallMatrix, "tall")
 SPMM_CASE(UnsortedColumns, "unsorted columns")
 #undef SPMM_CASE
 
+/// Sets the context's spmm_k_tile for the plans made in its scope.
+class KTileScope {
+ public:
+  explicit KTileScope(int k_tile) : saved_(context().tuning().spmm_k_tile) {
+    context().tuning().spmm_k_tile = k_tile;
+  }
+  ~KTileScope() { context().tuning().spmm_k_tile = saved_; }
+  KTileScope(const KTileScope&) = delete;
+  KTileScope& operator=(const KTileScope&) = delete;
+
+ private:
+  int saved_;
+};
+
+// The k where the shared micro-kernel (kernels/spmm/common.hpp) changes its tiles: one
+// tile of 1, 8 or 32 columns, the power of two below and above, k past k_tile split
+// into tiles of decreasing width. Every algorithm that uses it (row_parallel,
+// merge_path, every LSSM configuration), with the profile's k_tile and with the widest
+// (64), on every adversarial matrix.
+TYPED_TEST(SpmmAlgorithms, TileBoundaries) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  const std::int64_t ks[] = {1, 7, 8, 9, 31, 32, 33, 64, 65, 130};
+  std::uint32_t seed = 500;
+  for (int k_tile : {context().tuning().spmm_k_tile, 64}) {
+    const KTileScope scope(k_tile);
+    for (const auto& t : adversarial_matrices(8))
+      for (const auto& cfg : all_configs()) {
+        const SpmmAlgorithm a = cfg.options.algorithm;
+        if (a == SpmmAlgorithm::Reference || a == SpmmAlgorithm::Auto) continue;
+        for (auto k : ks) {
+          EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)))
+              << "k_tile " << k_tile;
+          EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)))
+              << "k_tile " << k_tile;
+        }
+      }
+  }
+}
+
 TEST(SpmmAlgorithmsCoverage, AdversarialSetIsComplete) {
   // Each SPMM_CASE above selects one matrix by prefix: none may be left out.
   EXPECT_EQ(adversarial_matrices(8).size(), 9u);

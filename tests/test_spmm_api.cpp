@@ -106,11 +106,10 @@ TEST(SpmmValidation, BadOptions) {
   SpmmOptions o;
   o.block_nnz = -1;
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
-  o = {};
-  o.combine = 7;
+  o.block_nnz = 0;  // a block is given or left to the profile: 0 is no block size
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
   o = {};
-  o.use_scratch = 2;
+  o.combine = static_cast<SplitCombine>(7);
   EXPECT_THROW((SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 1, o)), InvalidArgument);
 }
 
@@ -245,6 +244,31 @@ TEST(SpmmRaw, RejectsBadArguments) {
   EXPECT_THROW(call(2, 3, nullptr, 3, 3), InvalidArgument);
   EXPECT_THROW(call(2, 3, t.row_map.data(), 2, 3), InvalidArgument);
   EXPECT_THROW(call(2, 3, t.row_map.data(), 3, 2), InvalidArgument);
+}
+
+// The kernels read B at the column indices: one outside [0, n) must be a typed error
+// naming the row, the position and the column before anything is read.
+TEST(SpmmRaw, ColumnOutOfRangeNamesRowPositionAndColumn) {
+  const std::vector<std::int64_t> row_map = {0, 1, 1, 3};
+  const std::vector<double> values = {1, 2, 3};
+  std::vector<double> b(4 * 2, 1.0), c(3 * 2, 0.0);
+  for (const std::int32_t bad : {4, -1, 1 << 30}) {
+    const std::vector<std::int32_t> cols = {0, 2, bad};
+    for (auto layout : {DenseLayout::RowMajor, DenseLayout::ColMajor}) {
+      const std::int64_t ldb = layout == DenseLayout::RowMajor ? 2 : 4;
+      const std::int64_t ldc = layout == DenseLayout::RowMajor ? 2 : 3;
+      try {
+        spmm<double>(context(), layout, 3, 4, 2, 1.0, row_map.data(), cols.data(), values.data(),
+                     b.data(), ldb, 0.0, c.data(), ldc);
+        FAIL() << "expected InvalidMatrix for column " << bad;
+      } catch (const InvalidMatrix& e) {
+        EXPECT_EQ(e.where(), "entries[2] (row 2)") << e.what();
+        EXPECT_NE(std::string(e.what()).find("column " + std::to_string(bad) + " outside [0, 4)"),
+                  std::string::npos)
+            << e.what();
+      }
+    }
+  }
 }
 
 }  // namespace

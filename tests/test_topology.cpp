@@ -199,7 +199,7 @@ namespace {
 TEST(Memory, FirstTouchZeroesAndPlacesOnAKnownNode) {
   const auto& ctx = mimd::testing::context();
   const std::size_t n = 1 << 20;
-  auto v = mimd::allocate<double>(ctx, "ft", n);
+  auto v = mimd::allocate<double>("ft", n);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) sum += h(i);
@@ -209,7 +209,7 @@ TEST(Memory, FirstTouchZeroesAndPlacesOnAKnownNode) {
   bool known = false;
   for (const auto& nn : ctx.topology().numa) known |= nn.os_index == node;
   EXPECT_TRUE(known) << "page on node " << node << " which the topology does not list";
-  auto s = mimd::allocate<int>(ctx, "serial", 1000, mimd::Placement::Serial);
+  auto s = mimd::allocate<int>("serial", 1000, mimd::Placement::Serial);
   EXPECT_EQ(s.extent(0), 1000u);
 }
 

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,10 @@ class BfsGraph {
   /// @throws InvalidArgument when the pattern is not square
   /// @throws InvalidMatrix when the pattern breaks a CSR invariant (also undirected())
   static BfsGraph directed(const HostPattern& out);
-  /// The symmetrised pattern of `p` (p + p^T, duplicates merged, self-loops kept,
-  /// columns sorted). @throws InvalidArgument when `p` is not square
+  /// The symmetrised pattern of `p`: mimd::symmetrize (csr.hpp), p + p^T, duplicates
+  /// merged, self-loops kept, columns sorted. Generated graphs that are already
+  /// symmetric (mimd::generates_symmetric) need not go through it.
+  /// @throws InvalidArgument when `p` is not square
   static HostPattern symmetrize(const HostPattern& p);
 
   std::int32_t num_vertices() const;
@@ -78,9 +81,10 @@ struct BfsOptions {
   bool log_steps = false;    ///< record a BfsStep per level (fences around every step)
   /// Direction-optimizing only: go bottom-up when the frontier's out-edges exceed the
   /// unexplored edges / alpha; return top-down when the frontier shrinks below
-  /// n / beta. 0: the context's tuning profile (bfs_alpha 15, bfs_beta 18 by default).
-  int alpha = 0;
-  int beta = 0;
+  /// n / beta. Both >= 1 when given; empty: the context's tuning profile (bfs_alpha,
+  /// bfs_beta: 15 and 18 by default, GAP's values).
+  std::optional<int> alpha;
+  std::optional<int> beta;
 };
 
 /// One level of a search: which direction expanded it and what it cost.

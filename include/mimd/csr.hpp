@@ -111,20 +111,58 @@ template <class Scalar>
 void sort_columns(HostCsr<Scalar>& a);
 void sort_columns(HostPattern& a);
 
-/// Checks the CSR invariants: row_map has nrows + 1 entries, starts at 0, is
-/// non-decreasing and ends at entries.extent(0); every column index is in
-/// [0, ncols); values has the same length as entries.
+/// What validate_csr() requires beyond the invariants every CSR array set meets.
+struct CsrChecks {
+  bool sorted = false;  ///< strictly increasing columns within a row (so no duplicates)
+  bool values = true;   ///< a values array of one entry per column index (false: a pattern)
+};
+
+/// The one CSR check of the library, called once at every public entry point that
+/// accepts a matrix (SpmmPlan and spmm(), the C API, the binary cache, BfsGraph).
+/// Checks, in this order: non-negative extents; row_map has nrows + 1 entries, starts at
+/// 0 and ends at `nentries`; values (when checks.values) has `nvalues` == nentries
+/// entries; then row by row: offsets do not decrease and every column index lies in
+/// [0, ncols) (strictly increasing within the row when checks.sorted). The first
+/// offending row in row order is reported, whatever the number of threads. O(nnz),
+/// one parallel pass over the host arrays (row_map and entries are read once).
+/// @param row_map  `row_map_size` offsets; entries: `nentries` column indices
+/// @throws InvalidMatrix naming the array, the position, the row and the bad value
+///         (e.g. where() == "entries[4] (row 2)", "column 7 outside [0, 3)")
+void validate_csr(std::int64_t nrows, std::int64_t ncols, const std::int64_t* row_map,
+                  std::size_t row_map_size, const std::int32_t* entries, std::size_t nentries,
+                  std::size_t nvalues, const CsrChecks& checks);
+
+/// validate_csr() on a matrix or pattern in any memory space (arrays outside host
+/// memory are first copied to the host).
 /// @param require_sorted  also require strictly increasing columns within a row
 /// @throws InvalidMatrix naming the first offending position and value
-template <class Scalar>
-void validate(const HostCsr<Scalar>& a, bool require_sorted = false);
-void validate(const HostPattern& a, bool require_sorted = false);
+template <class Scalar, class Space>
+void validate(const CsrMatrix<Scalar, std::int32_t, std::int64_t, Space>& a,
+              bool require_sorted = false) {
+  const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
+  const auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
+  validate_csr(a.nrows, a.ncols, rm.data(), rm.extent(0), en.data(), en.extent(0),
+               a.values.extent(0), CsrChecks{require_sorted, true});
+}
+template <class Space>
+void validate(const CsrPattern<std::int32_t, std::int64_t, Space>& a, bool require_sorted = false) {
+  const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
+  const auto en = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
+  validate_csr(a.nrows, a.ncols, rm.data(), rm.extent(0), en.data(), en.extent(0), 0,
+               CsrChecks{require_sorted, false});
+}
 
 /// The transpose (equivalently: the CSC form of `a`, read as CSR). Columns of the
 /// result are sorted. Used for the pull (bottom-up) step of directed graphs.
 template <class Scalar>
 HostCsr<Scalar> transpose(const HostCsr<Scalar>& a);
 HostPattern transpose(const HostPattern& a);
+
+/// The symmetrised pattern p + p^T: both directions of every entry, duplicates merged,
+/// self-loops kept, columns sorted. Validates `p` first.
+/// @throws InvalidArgument when `p` is not square
+/// @throws InvalidMatrix when `p` breaks a CSR invariant
+HostPattern symmetrize(const HostPattern& p);
 
 /// Wraps caller-owned host arrays as a CSR matrix without copying. The arrays must
 /// outlive the returned matrix and every copy of it.
@@ -185,8 +223,12 @@ struct RowStats {
   std::int64_t max_row = 0;
   std::int64_t empty_rows = 0;
   double mean = 0;  ///< nnz / nrows
-  double cv = 0;    ///< coefficient of variation of the row lengths (stddev / mean)
+  /// Coefficient of variation of the row lengths: sqrt(var) / mean (0 when mean is 0),
+  /// var the population variance sum_r (len_r - mean)^2 / nrows, summed around the
+  /// mean (two passes) so that it never goes negative by cancellation.
+  double cv = 0;
 };
+/// The library's one row-length statistics routine. O(nrows), reads row_map only.
 RowStats row_stats(const HostPattern& a);
 template <class Scalar>
 RowStats row_stats(const HostCsr<Scalar>& a) {

@@ -61,4 +61,9 @@ HostCsr<double> generate(const std::string& spec);
 /// True when `spec` has the form of a generator spec (a known prefix and a colon).
 bool is_generator_spec(const std::string& spec);
 
+/// True when generate(spec) gives a structurally symmetric matrix (kron, urand and the
+/// stencils: every entry (i, j) has its (j, i)), so that a graph made from it needs no
+/// symmetrisation. False for other specs and for strings that are no generator spec.
+bool generates_symmetric(const std::string& spec);
+
 }  // namespace mimd

@@ -9,9 +9,14 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
-#include "mimd/context.hpp"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #include "mimd/error.hpp"
 
 namespace mimd {
@@ -22,15 +27,26 @@ enum class Placement {
   Serial,      ///< zero-filled by the calling thread (all pages on its node)
 };
 
+/// Which pages back a host array.
+enum class Pages {
+  Default,  ///< the system's default pages
+  /// Transparent huge pages where the kernel allows (madvise before the first touch),
+  /// for arrays read at random: a scale-22 graph's BFS parents overflow the TLB with
+  /// 4 KiB pages. Only the whole 2 MiB pages inside the array are advised.
+  Huge,
+};
+
 /// Allocates a 1-D View of `n` zeroed elements in the default memory space, placed
-/// according to `placement` (placement only matters for host memory spaces).
+/// according to `placement` and `pages` (both only matter for host memory spaces).
+/// Kokkos must be initialised (an ExecutionContext exists): the first touch runs on
+/// the bound worker pool of the default execution space.
 /// @throws RuntimeFailure when the allocation fails (the message gives the bytes)
 template <class T>
 Kokkos::View<T*, Kokkos::DefaultExecutionSpace::memory_space> allocate(
-    const ExecutionContext& ctx, const std::string& label, std::size_t n,
-    Placement placement = Placement::FirstTouch) {
-  (void)ctx;  // the bound pool of `ctx` is the one Kokkos runs on
-  using V = Kokkos::View<T*, Kokkos::DefaultExecutionSpace::memory_space>;
+    const std::string& label, std::size_t n, Placement placement = Placement::FirstTouch,
+    Pages pages = Pages::Default) {
+  using Space = Kokkos::DefaultExecutionSpace::memory_space;
+  using V = Kokkos::View<T*, Space>;
   V v;
   try {
     v = V(Kokkos::ViewAllocateWithoutInitializing(label), n);
@@ -38,6 +54,17 @@ Kokkos::View<T*, Kokkos::DefaultExecutionSpace::memory_space> allocate(
     throw RuntimeFailure("allocate(" + label + "): " + std::to_string(n * sizeof(T)) +
                          " bytes: " + e.what());
   }
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  if (pages == Pages::Huge && std::is_same<Space, Kokkos::HostSpace>::value && n > 0) {
+    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
+    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t last = (begin + n * sizeof(T)) & ~(kHuge - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  }
+#else
+  (void)pages;
+#endif
   if (placement == Placement::FirstTouch) {
     Kokkos::parallel_for(
         "mimd::allocate::first_touch",

@@ -15,6 +15,8 @@
  *
  * Matrices are 0-based CSR: row_map has nrows + 1 64-bit offsets (row_map[0] == 0),
  * col_idx and values have row_map[nrows] entries; column indices are 32-bit.
+ * The arrays are checked once per call (O(nnz)); a message about a broken matrix
+ * names col_idx "entries" (e.g. "entries[4] (row 2): column 7 outside [0, 3)").
  */
 #ifndef MIMD_MIMD_H
 #define MIMD_MIMD_H

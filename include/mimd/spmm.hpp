@@ -3,13 +3,15 @@
 //
 // Algorithms (kernels/spmm/, one file each, all tested against `Reference`):
 //  - Reference:   sequential, obviously correct.
-//  - RowParallel: one row per work item.
+//  - RowParallel: one contiguous range of equal row count per worker (a static schedule).
 //  - MergePath:   equal shares of rows + nonzeros by diagonal search (Merrill & Garland,
 //                 SC'16), rows spanning two shares fixed up afterwards.
 //  - Lssm:        long-row splitting and short-row merging: rows longer than the block
 //                 size are split into blocks handled by different workers, runs of
 //                 short rows are merged into units of about one block; units are
-//                 handed out through an atomic counter; the loop over k is vectorised.
+//                 handed out through an atomic counter.
+// RowParallel, MergePath and Lssm share one register-tiled micro-kernel over the k
+// columns: they differ in how the rows are scheduled, so comparing them measures that.
 //  - Auto:        chooses among the above from the row-length statistics, k and the
 //                 device profile (rule documented in kernels/spmm/auto.cpp).
 //
@@ -21,6 +23,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,14 +42,17 @@ SpmmAlgorithm spmm_algorithm_from_string(const std::string& name);
 /// Every algorithm except Auto, in declaration order (what tests loop over).
 std::vector<SpmmAlgorithm> spmm_algorithms();
 
+/// Choices for a plan. An option left empty takes its value from the context's tuning
+/// profile (TuningProfile::spmm_*), or from Auto's rule where it decides.
 struct SpmmOptions {
   SpmmAlgorithm algorithm = SpmmAlgorithm::Auto;
-  /// LSSM nonzeros per unit; 0 = from the context's tuning profile.
-  int block_nnz = 0;
-  /// Stage A's slice of a unit in team scratch: -1 = profile, 0 = no, 1 = yes.
-  int use_scratch = -1;
-  /// How split rows are combined: -1 = profile, else a SplitCombine value.
-  int combine = -1;
+  /// LSSM: nonzeros per unit (>= 1); rows longer are split, runs of shorter rows merged.
+  /// Empty: lssm_default_block's choice from the profile's spmm_block_nnz, m, nnz and k.
+  std::optional<int> block_nnz;
+  /// LSSM: stage a unit's slice of A in team scratch memory. Empty: spmm_use_scratch.
+  std::optional<bool> use_scratch;
+  /// LSSM: how the partial sums of a split row are combined. Empty: spmm_combine.
+  std::optional<SplitCombine> combine;
 };
 
 /// Matrices on the default execution space's memory, 32-bit columns, 64-bit offsets.
@@ -63,10 +69,13 @@ using Dense = Kokkos::View<Scalar**, Layout, DefaultMemorySpace>;
 template <class Scalar, class Layout>
 class SpmmPlan {
  public:
-  /// Inspects A (row classification, units) for the chosen algorithm.
+  /// Validates A (mimd::validate: offsets, every column index in [0, ncols), values;
+  /// O(nnz), once per plan, never in apply()) and inspects it (row classification,
+  /// units) for the chosen algorithm.
   /// @param k_hint  expected number of columns of B (guides Auto and the k tiling);
   ///                apply() accepts any k
-  /// @throws InvalidArgument for an unknown option value
+  /// @throws InvalidMatrix naming the first broken position (row, index, value)
+  /// @throws InvalidArgument for block_nnz < 1 or a combine that is no SplitCombine value
   SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar>& a, int k_hint = 1,
            const SpmmOptions& options = {});
 
@@ -116,7 +125,10 @@ enum class DenseLayout { RowMajor, ColMajor };
 /// @param row_map  m + 1 offsets; col_idx, values: row_map[m] entries
 /// @param b        n x k, leading dimension ldb (>= k row-major, >= n column-major)
 /// @param c        m x k, leading dimension ldc
+/// The CSR arrays are validated before B is read (as by SpmmPlan).
 /// @throws InvalidArgument for null pointers, negative sizes or too small ld
+/// @throws InvalidMatrix for broken CSR arrays, e.g. a column index outside [0, n):
+///         where() == "entries[j] (row i)", the message gives the column
 template <class Scalar>
 void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::int64_t n,
           std::int64_t k, Scalar alpha, const std::int64_t* row_map, const std::int32_t* col_idx,

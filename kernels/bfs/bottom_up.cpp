@@ -101,10 +101,8 @@ StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
 }  // namespace
 
 StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return bu_step_on<Kokkos::Serial>(g, ws, level);
-#endif
-  return bu_step_on<Exec>(g, ws, level);
+  return with_bfs_space(ws.serial_search,
+                        [&](auto space) { return bu_step_on<decltype(space)>(g, ws, level); });
 }
 
 void bottom_up_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source, StepLog& log,

@@ -79,17 +79,11 @@ void bitmap_to_queue_on(const BfsGraph::State& g, Workspace& ws) {
 }  // namespace
 
 void queue_to_bitmap(Workspace& ws) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return queue_to_bitmap_on<Kokkos::Serial>(ws);
-#endif
-  queue_to_bitmap_on<Exec>(ws);
+  with_bfs_space(ws.serial_search, [&](auto space) { queue_to_bitmap_on<decltype(space)>(ws); });
 }
 
 void bitmap_to_queue(const BfsGraph::State& g, Workspace& ws) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return bitmap_to_queue_on<Kokkos::Serial>(g, ws);
-#endif
-  bitmap_to_queue_on<Exec>(g, ws);
+  with_bfs_space(ws.serial_search, [&](auto space) { bitmap_to_queue_on<decltype(space)>(g, ws); });
 }
 
 void direction_optimizing_bfs(const BfsGraph::State& g, Workspace& ws, std::int32_t source,

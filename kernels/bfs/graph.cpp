@@ -1,8 +1,6 @@
 // BfsGraph: the out-CSR (and, for directed graphs, the in-CSR used by bottom-up
 // steps) on the device, plus the host copies the validator reads.
-#include <algorithm>
 #include <string>
-#include <vector>
 
 #include "bfs/bfs_internal.hpp"
 #include "mimd/error.hpp"
@@ -39,31 +37,7 @@ BfsGraph BfsGraph::directed(const HostPattern& out) {
 }
 
 HostPattern BfsGraph::symmetrize(const HostPattern& p) {
-  require_square(p, "BfsGraph::symmetrize");
-  validate(p);
-  const HostPattern t = transpose(p);
-  const std::int32_t n = p.nrows;
-  HostPattern s;
-  s.nrows = n;
-  s.ncols = n;
-  s.row_map = HostPattern::row_map_type("symmetrize.row_map", static_cast<std::size_t>(n) + 1);
-  // Row r of the result is the sorted union of row r of p and of p^T.
-  std::vector<std::int32_t> merged;
-  std::vector<std::int32_t> all;
-  all.reserve(static_cast<std::size_t>(2 * p.nnz()));
-  for (std::int32_t r = 0; r < n; ++r) {
-    merged.assign(p.entries.data() + p.row_map(r), p.entries.data() + p.row_map(r + 1));
-    merged.insert(merged.end(), t.entries.data() + t.row_map(r),
-                  t.entries.data() + t.row_map(r + 1));
-    std::sort(merged.begin(), merged.end());
-    merged.erase(std::unique(merged.begin(), merged.end()), merged.end());
-    all.insert(all.end(), merged.begin(), merged.end());
-    s.row_map(r + 1) = static_cast<std::int64_t>(all.size());
-  }
-  s.entries = HostPattern::entries_type(
-      Kokkos::ViewAllocateWithoutInitializing("symmetrize.entries"), all.size());
-  std::copy(all.begin(), all.end(), s.entries.data());
-  return s;
+  return mimd::symmetrize(p);
 }
 
 std::int32_t BfsGraph::num_vertices() const {

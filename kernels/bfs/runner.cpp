@@ -5,12 +5,9 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include "bfs/bfs_internal.hpp"
 #include "mimd/error.hpp"
+#include "mimd/memory.hpp"
 
 namespace mimd {
 
@@ -45,34 +42,9 @@ BfsAlgorithm bfs_algorithm_from_string(const std::string& name) {
 
 namespace bfs_detail {
 
-namespace {
-
-/// A View for the searches' random accesses. In host memory its pages are backed by
-/// transparent huge pages where the kernel allows (top-down steps read parent[v] at
-/// random: with 4 KiB pages a scale-22 graph's parents overflow the TLB), then first
-/// touched by the worker threads in the kernels' static partition.
-template <class T>
-Kokkos::View<T*, Mem> allocate_random_access(const char* label, std::size_t n) {
-  Kokkos::View<T*, Mem> v(Kokkos::ViewAllocateWithoutInitializing(label), n);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (std::is_same<Mem, Kokkos::HostSpace>::value && n > 0) {
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t last = (begin + n * sizeof(T)) & ~(kHuge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-  }
-#endif
-  T* const p = v.data();
-  Kokkos::parallel_for(
-      "mimd::bfs::first_touch",
-      Kokkos::RangePolicy<Exec, Kokkos::Schedule<Kokkos::Static>, Kokkos::IndexType<std::int64_t>>(
-          0, static_cast<std::int64_t>(n)),
-      KOKKOS_LAMBDA(const std::int64_t i) { p[i] = T{}; });
-  return v;
-}
-
-}  // namespace
+// The searches read these arrays at random: huge pages, first touched by the workers.
+constexpr Placement kPlacement = Placement::FirstTouch;
+constexpr Pages kPages = Pages::Huge;
 
 Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_depths_)
     : n(n_),
@@ -80,16 +52,16 @@ Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_de
       hub_degree(tuning.bfs_hub_degree),
       serial_edges(tuning.bfs_serial_edges),
       write_depths(write_depths_),
-      parent(allocate_random_access<std::int32_t>("mimd::bfs::parent", n_)),
-      depth(allocate_random_access<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0)),
-      queue(allocate_random_access<std::int32_t>("mimd::bfs::queue", n_)),
-      queue_deg(allocate_random_access<std::int32_t>("mimd::bfs::queue_deg", n_)),
-      offsets(allocate_random_access<std::int64_t>("mimd::bfs::offsets",
-                                                   static_cast<std::size_t>(n_) + 1)),
+      parent(allocate<std::int32_t>("mimd::bfs::parent", n_, kPlacement, kPages)),
+      depth(allocate<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0, kPlacement, kPages)),
+      queue(allocate<std::int32_t>("mimd::bfs::queue", n_, kPlacement, kPages)),
+      queue_deg(allocate<std::int32_t>("mimd::bfs::queue_deg", n_, kPlacement, kPages)),
+      offsets(allocate<std::int64_t>("mimd::bfs::offsets", static_cast<std::size_t>(n_) + 1,
+                                     kPlacement, kPages)),
       tail("mimd::bfs::tail"),
-      front(allocate_random_access<Word>("mimd::bfs::front", nwords)),
-      next(allocate_random_access<Word>("mimd::bfs::next", nwords)),
-      settled(allocate_random_access<Word>("mimd::bfs::settled", nwords)) {}
+      front(allocate<Word>("mimd::bfs::front", nwords, kPlacement, kPages)),
+      next(allocate<Word>("mimd::bfs::next", nwords, kPlacement, kPages)),
+      settled(allocate<Word>("mimd::bfs::settled", nwords, kPlacement, kPages)) {}
 
 namespace {
 
@@ -159,10 +131,8 @@ std::int64_t decode_on(std::int32_t n, std::int32_t* parent, const std::int32_t*
 }  // namespace
 
 std::int64_t init_search(const BfsGraph::State& g, Workspace& ws, std::int32_t source) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search) return init_search_on<Kokkos::Serial>(g, ws, source);
-#endif
-  return init_search_on<Exec>(g, ws, source);
+  return with_bfs_space(ws.serial_search,
+                        [&](auto space) { return init_search_on<decltype(space)>(g, ws, source); });
 }
 
 StepLog::StepLog(bool enabled, BfsResult& result) : enabled_(enabled), result_(result) {}
@@ -200,23 +170,21 @@ struct BfsRunner::State {
 BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const BfsOptions& options)
     : state_(std::make_shared<State>(State{ctx, graph, options, 0, 0, nullptr, {}})) {
   if (!graph.state_) throw InvalidArgument("BfsRunner: the graph is empty (default-constructed)");
-  if (options.alpha < 0 || options.beta < 0)
-    throw InvalidArgument(
-        "BfsRunner: alpha and beta must be >= 0 (0: tuning profile), got alpha = " +
-        std::to_string(options.alpha) + ", beta = " + std::to_string(options.beta));
+  if ((options.alpha && *options.alpha < 1) || (options.beta && *options.beta < 1))
+    throw InvalidArgument("BfsRunner: alpha and beta must be >= 1 when given, got alpha = " +
+                          (options.alpha ? std::to_string(*options.alpha) : "none") +
+                          ", beta = " + (options.beta ? std::to_string(*options.beta) : "none"));
   const TuningProfile& tune = ctx.tuning();
-  state_->alpha = options.alpha > 0 ? options.alpha : tune.bfs_alpha;
-  state_->beta = options.beta > 0 ? options.beta : tune.bfs_beta;
+  state_->alpha = options.alpha.value_or(tune.bfs_alpha);
+  state_->beta = options.beta.value_or(tune.bfs_beta);
   if (state_->alpha <= 0 || state_->beta <= 0)
     throw InvalidArgument("BfsRunner: the tuning profile's bfs_alpha and bfs_beta must be > 0");
   if (options.algorithm != BfsAlgorithm::Reference) {
     state_->ws =
         std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
-#if defined(KOKKOS_ENABLE_SERIAL)
     state_->ws->serial_search =
-        Kokkos::SpaceAccessibility<Kokkos::Serial, bfs_detail::Mem>::accessible &&
+        bfs_detail::kSerialReachesData &&
         graph.num_vertices() + graph.num_stored_edges() < tune.bfs_serial_graph;
-#endif
   }
 }
 
@@ -267,12 +235,9 @@ const BfsResult& BfsRunner::run(std::int32_t source) {
   std::int32_t* const out = direct && o.want_parents ? r.parents.data() : nullptr;
   const std::int32_t* const depth = ws.depth.data();
   std::int32_t* const out_depth = direct && o.want_depths ? r.depths.data() : nullptr;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search)
-    r.reached = bfs_detail::decode_on<Kokkos::Serial>(n, parent, depth, out, out_depth);
-  else
-#endif
-    r.reached = bfs_detail::decode_on<bfs_detail::Exec>(n, parent, depth, out, out_depth);
+  r.reached = bfs_detail::with_bfs_space(ws.serial_search, [&](auto space) {
+    return bfs_detail::decode_on<decltype(space)>(n, parent, depth, out, out_depth);
+  });
   if (!direct) {
     if (o.want_parents) Kokkos::deep_copy(host_parents, ws.parent);
     if (o.want_depths) Kokkos::deep_copy(host_depths, ws.depth);

@@ -142,15 +142,10 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
 }  // namespace
 
 StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
-  StepStats stats;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (ws.serial_search ||
-      (Kokkos::SpaceAccessibility<Kokkos::Serial, Mem>::accessible && ws.frontier_edges >= 0 &&
-       ws.frontier_size() + ws.frontier_edges < ws.serial_edges))
-    stats = td_step_on<Kokkos::Serial>(g, ws, level);
-  else
-#endif
-    stats = td_step_on<Exec>(g, ws, level);
+  const StepStats stats = with_bfs_space(
+      ws.serial_search ||
+          (ws.frontier_edges >= 0 && ws.frontier_size() + ws.frontier_edges < ws.serial_edges),
+      [&](auto space) { return td_step_on<decltype(space)>(g, ws, level); });
   ws.frontier_edges = stats.scout;
   return stats;
 }

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-namespace mimd::spmm_impl {
+namespace mimd::spmm_detail {
 
 /// CSR operand as raw pointers (device-accessible memory).
 template <class S>
@@ -241,9 +241,9 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* c
   }
 }
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail
 
-namespace mimd::spmm_impl {
+namespace mimd::spmm_detail {
 
 template <int W, class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
@@ -303,4 +303,4 @@ KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::
   }
 }
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail

@@ -1,9 +1,29 @@
-#include "spmm/lssm.hpp"
+// LSSM SpMM: long-row splitting and short-row merging.
+//
+// The inspector cuts the rows into units of about `block` nonzeros:
+//  - a row longer than `block` is split into ceil(len / block) chunks of equal size,
+//    each a unit of its own, whose partial sums are combined afterwards, either by
+//    atomic adds into C (SplitCombine::Atomic, C's split rows scaled by beta first) or
+//    through a buffer and a combine pass per split row (SplitCombine::TwoPass, no
+//    atomics on C; the pass is run by the chunk of the row that finishes last, inside
+//    the same launch);
+//  - runs of consecutive short rows are merged into one unit while the unit's weight
+//    (nonzeros + one per row, for the write of the row of C) stays within `block`.
+// So every unit carries similar work, whatever the row-length distribution.
+// The executor launches one worker per hardware thread (one team of one thread with
+// scratch); each worker takes the units of its own contiguous range through an atomic
+// counter, then steals units from the other ranges through theirs until none is left:
+// dynamic scheduling without the runtime's per-chunk overhead, and without giving up
+// the locality of contiguous rows (which matters on banded matrices at large k). Rows are computed
+// by the register-tiled micro-kernel of common.hpp (k specialised, tiles of k_tile columns). With
+// scratch, a unit's slice of A (values, column indices) is first staged in team scratch memory
+// (shared memory on GPUs; on CPUs a copy that stays in L1).
+#include "spmm/kernels.hpp"
 
 #include <algorithm>
 #include <vector>
 
-namespace mimd::spmm_impl {
+namespace mimd::spmm_detail {
 
 namespace {
 constexpr std::int64_t kCounterStride = 8;  // 64 bytes: one cache line per counter
@@ -158,9 +178,8 @@ struct UnitQueue {
 
 }  // namespace
 
-template <class S, class Layout>
-void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
-                Kokkos::View<S*, DefaultMemorySpace>& work) {
+template <class S, class L>
+MIMD_SPMM_DECLARE_LSSM(S, L) {
   using Exec = Kokkos::DefaultExecutionSpace;
   const bool atomic = plan.combine == SplitCombine::Atomic;
   const std::int64_t k = op.k, nunits = plan.nunits, nsplit = plan.nsplit_rows;
@@ -240,13 +259,6 @@ void lssm_apply(const LssmPlan& plan, const Operands<S, Layout>& op,
   }
 }
 
-template void lssm_apply(const LssmPlan&, const Operands<float, Kokkos::LayoutLeft>&,
-                         Kokkos::View<float*, DefaultMemorySpace>&);
-template void lssm_apply(const LssmPlan&, const Operands<float, Kokkos::LayoutRight>&,
-                         Kokkos::View<float*, DefaultMemorySpace>&);
-template void lssm_apply(const LssmPlan&, const Operands<double, Kokkos::LayoutLeft>&,
-                         Kokkos::View<double*, DefaultMemorySpace>&);
-template void lssm_apply(const LssmPlan&, const Operands<double, Kokkos::LayoutRight>&,
-                         Kokkos::View<double*, DefaultMemorySpace>&);
+MIMD_SPMM_INSTANTIATE(MIMD_SPMM_DECLARE_LSSM)
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail

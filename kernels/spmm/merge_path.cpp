@@ -1,8 +1,19 @@
-#include "spmm/merge_path.hpp"
+// Merge-path SpMM (Merrill & Garland, "Merge-based parallel sparse matrix-vector
+// multiplication", SC'16). The path merges the m row ends with the nnz nonzeros; it is
+// cut into shares of equal length (rows + nonzeros), so every share carries the same
+// work whatever the row lengths. The inspector finds each share's start (row, nonzero)
+// by a binary search along its diagonal. A share writes the rows that end inside it
+// (C = alpha * sum + beta * C) and leaves the partial sum of the row still open at its
+// end in a carry slot; a sequential fix-up adds alpha * carry to those rows (a row may
+// span several shares: each of them carries). The rows go through the register-tiled
+// micro-kernel LSSM uses (common.hpp: whole_rows for the rows the share holds whole,
+// row_segment for a row begun in an earlier share), so merge_path and lssm differ in
+// the partition of the work alone.
+#include "spmm/kernels.hpp"
 
 #include <algorithm>
 
-namespace mimd::spmm_impl {
+namespace mimd::spmm_detail {
 
 MergePathPlan merge_path_inspect(const std::int64_t* row_map, std::int64_t m,
                                  std::int64_t nshares) {
@@ -33,9 +44,8 @@ MergePathPlan merge_path_inspect(const std::int64_t* row_map, std::int64_t m,
   return plan;
 }
 
-template <class S, class Layout>
-void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
-                      Kokkos::View<S*, DefaultMemorySpace>& work) {
+template <class S, class L>
+MIMD_SPMM_DECLARE_MERGE_PATH(S, L) {
   const std::int64_t k = op.k;
   if (static_cast<std::int64_t>(work.extent(0)) < plan.nshares * k)
     work = Kokkos::View<S*, DefaultMemorySpace>(
@@ -48,12 +58,13 @@ void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
       KOKKOS_LAMBDA(std::int64_t s) {
         const std::int64_t r0 = start_row[s], r1 = start_row[s + 1];
         const std::int64_t z0 = start_nz[s], z1 = start_nz[s + 1];
-        for (std::int64_t r = r0; r < r1; ++r) {
-          const std::int64_t b = r == r0 ? z0 : op.a.row_map[r];
-          const std::int64_t e = op.a.row_map[r + 1];
-          row_segment(op.a.val + b, op.a.col + b, e - b, op.b, k, op.k_tile,
-                      StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
+        std::int64_t first_whole = r0;
+        if (r0 < r1 && z0 > op.a.row_map[r0]) {
+          row_segment(op.a.val + z0, op.a.col + z0, op.a.row_map[r0 + 1] - z0, op.b, k, op.k_tile,
+                      StoreC<S, L>{op.c, r0, op.alpha, op.beta});
+          first_whole = r0 + 1;
         }
+        whole_rows(op, first_whole, r1, op.a.val, op.a.col, 0);
         // The row open at the end of the share: its partial sum is carried.
         const std::int64_t b = r1 == r0 ? z0 : (r1 < op.a.m ? op.a.row_map[r1] : z1);
         row_segment(op.a.val + b, op.a.col + b, z1 - b, op.b, k, op.k_tile,
@@ -72,13 +83,6 @@ void merge_path_apply(const MergePathPlan& plan, const Operands<S, Layout>& op,
       });
 }
 
-template void merge_path_apply(const MergePathPlan&, const Operands<float, Kokkos::LayoutLeft>&,
-                               Kokkos::View<float*, DefaultMemorySpace>&);
-template void merge_path_apply(const MergePathPlan&, const Operands<float, Kokkos::LayoutRight>&,
-                               Kokkos::View<float*, DefaultMemorySpace>&);
-template void merge_path_apply(const MergePathPlan&, const Operands<double, Kokkos::LayoutLeft>&,
-                               Kokkos::View<double*, DefaultMemorySpace>&);
-template void merge_path_apply(const MergePathPlan&, const Operands<double, Kokkos::LayoutRight>&,
-                               Kokkos::View<double*, DefaultMemorySpace>&);
+MIMD_SPMM_INSTANTIATE(MIMD_SPMM_DECLARE_MERGE_PATH)
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail

@@ -1,9 +1,12 @@
-#include "spmm/reference.hpp"
+// Reference SpMM: sequential, obviously correct; every other algorithm is tested
+// against it. One work item on the execution space walks every row, and for every
+// column t forms sum_j A(i, j) * B(j, t) before scaling (the textbook definition).
+#include "spmm/kernels.hpp"
 
-namespace mimd::spmm_impl {
+namespace mimd::spmm_detail {
 
-template <class S, class Layout>
-void reference_apply(const Operands<S, Layout>& op) {
+template <class S, class L>
+MIMD_SPMM_DECLARE_REFERENCE(S, L) {
   Kokkos::parallel_for(
       "mimd::spmm::reference", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, 1),
       KOKKOS_LAMBDA(int) {
@@ -18,9 +21,6 @@ void reference_apply(const Operands<S, Layout>& op) {
       });
 }
 
-template void reference_apply(const Operands<float, Kokkos::LayoutLeft>&);
-template void reference_apply(const Operands<float, Kokkos::LayoutRight>&);
-template void reference_apply(const Operands<double, Kokkos::LayoutLeft>&);
-template void reference_apply(const Operands<double, Kokkos::LayoutRight>&);
+MIMD_SPMM_INSTANTIATE(MIMD_SPMM_DECLARE_REFERENCE)
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail

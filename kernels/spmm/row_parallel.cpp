@@ -1,25 +1,28 @@
-#include "spmm/row_parallel.hpp"
+// Row-parallel SpMM, the common CPU baseline: the rows are cut into one contiguous
+// range of equal row count per worker (OpenMP's schedule(static)), each range computed
+// by the register-tiled micro-kernel that LSSM runs on its merged units (whole_rows,
+// common.hpp). The two differ in scheduling alone, so lssm vs row_parallel measures
+// what LSSM's units of equal nonzero weight, its split long rows and its work stealing
+// are worth.
+#include <algorithm>
 
-namespace mimd::spmm_impl {
+#include "spmm/kernels.hpp"
 
-template <class S, class Layout>
-void row_parallel_apply(const Operands<S, Layout>& op) {
+namespace mimd::spmm_detail {
+
+template <class S, class L>
+MIMD_SPMM_DECLARE_ROW_PARALLEL(S, L) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const std::int64_t m = op.a.m;
+  const std::int64_t workers =
+      std::max<std::int64_t>(1, std::min<std::int64_t>(Exec().concurrency(), m));
   Kokkos::parallel_for(
-      "mimd::spmm::row_parallel", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, op.a.m),
-      KOKKOS_LAMBDA(std::int64_t i) {
-        for (std::int64_t t = 0; t < op.k; ++t)
-          op.c(i, t) = op.beta == S(0) ? S(0) : op.beta * op.c(i, t);
-        for (std::int64_t j = op.a.row_map[i]; j < op.a.row_map[i + 1]; ++j) {
-          const S v = op.alpha * op.a.val[j];
-          const std::int64_t col = op.a.col[j];
-          for (std::int64_t t = 0; t < op.k; ++t) op.c(i, t) += v * op.b(col, t);
-        }
+      "mimd::spmm::row_parallel", Kokkos::RangePolicy<Exec>(0, workers),
+      KOKKOS_LAMBDA(std::int64_t w) {
+        whole_rows(op, w * m / workers, (w + 1) * m / workers, op.a.val, op.a.col, 0);
       });
 }
 
-template void row_parallel_apply(const Operands<float, Kokkos::LayoutLeft>&);
-template void row_parallel_apply(const Operands<float, Kokkos::LayoutRight>&);
-template void row_parallel_apply(const Operands<double, Kokkos::LayoutLeft>&);
-template void row_parallel_apply(const Operands<double, Kokkos::LayoutRight>&);
+MIMD_SPMM_INSTANTIATE(MIMD_SPMM_DECLARE_ROW_PARALLEL)
 
-}  // namespace mimd::spmm_impl
+}  // namespace mimd::spmm_detail

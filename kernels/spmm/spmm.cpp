@@ -3,16 +3,12 @@
 #include "mimd/spmm.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <sstream>
 
+#include "core/bits.hpp"
 #include "mimd/error.hpp"
-#include "spmm/auto.hpp"
-#include "spmm/lssm.hpp"
-#include "spmm/merge_path.hpp"
-#include "spmm/reference.hpp"
-#include "spmm/row_parallel.hpp"
+#include "spmm/kernels.hpp"
 
 namespace mimd {
 
@@ -48,8 +44,10 @@ SpmmAlgorithm spmm_algorithm_from_string(const std::string& name) {
 }
 
 std::vector<SpmmAlgorithm> spmm_algorithms() {
-  return {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel, SpmmAlgorithm::MergePath,
-          SpmmAlgorithm::Lssm};
+  std::vector<SpmmAlgorithm> out;
+  for (auto a : kAll)
+    if (a != SpmmAlgorithm::Auto) out.push_back(a);
+  return out;
 }
 
 template <class Scalar, class Layout>
@@ -59,9 +57,10 @@ struct SpmmPlan<Scalar, Layout>::State {
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
+  std::size_t row_map_size = 0;
   double inspect_seconds = 0;
-  spmm_impl::LssmPlan lssm;
-  spmm_impl::MergePathPlan merge;
+  spmm_detail::LssmPlan lssm;
+  spmm_detail::MergePathPlan merge;
   /// Carry / partial-sum buffer, grown on demand and kept across calls.
   mutable Kokkos::View<Scalar*, DefaultMemorySpace> work;
 };
@@ -72,29 +71,9 @@ std::string shape(std::int64_t r, std::int64_t c) {
   return std::to_string(r) + "x" + std::to_string(c);
 }
 
-int pow2_floor(int x) {
-  int p = 1;
-  while (p * 2 <= x) p *= 2;
-  return p;
-}
-
-template <class Scalar>
-void check_csr(const Csr<Scalar>& a) {
-  if (a.nrows < 0 || a.ncols < 0)
-    throw InvalidArgument("spmm: negative extent of A: " + shape(a.nrows, a.ncols));
-  if (a.row_map.extent(0) != static_cast<std::size_t>(a.nrows) + 1)
-    throw DimensionMismatch("spmm", "A is " + shape(a.nrows, a.ncols) + " but row_map has " +
-                                        std::to_string(a.row_map.extent(0)) +
-                                        " entries (expected " + std::to_string(a.nrows + 1) + ")");
-  if (a.values.extent(0) != a.entries.extent(0))
-    throw DimensionMismatch("spmm", "A has " + std::to_string(a.entries.extent(0)) +
-                                        " column indices but " +
-                                        std::to_string(a.values.extent(0)) + " values");
-}
-
 template <class Scalar, class Layout>
 void run(const typename SpmmPlan<Scalar, Layout>::State& st,
-         const spmm_impl::Operands<Scalar, Layout>& op) {
+         const spmm_detail::Operands<Scalar, Layout>& op) {
   using Exec = Kokkos::DefaultExecutionSpace;
   if (op.a.m == 0 || op.k == 0) return;
   if (op.a.nnz == 0 || op.alpha == Scalar(0)) {
@@ -111,16 +90,16 @@ void run(const typename SpmmPlan<Scalar, Layout>::State& st,
   }
   switch (st.algorithm) {
     case SpmmAlgorithm::Reference:
-      spmm_impl::reference_apply(op);
+      spmm_detail::reference_apply(op);
       break;
     case SpmmAlgorithm::RowParallel:
-      spmm_impl::row_parallel_apply(op);
+      spmm_detail::row_parallel_apply(op);
       break;
     case SpmmAlgorithm::MergePath:
-      spmm_impl::merge_path_apply(st.merge, op, st.work);
+      spmm_detail::merge_path_apply(st.merge, op, st.work);
       break;
     case SpmmAlgorithm::Lssm:
-      spmm_impl::lssm_apply(st.lssm, op, st.work);
+      spmm_detail::lssm_apply(st.lssm, op, st.work);
       break;
     case SpmmAlgorithm::Auto:
       MIMD_ASSERT(false, "Auto is resolved when the plan is made");
@@ -134,16 +113,14 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
                                    const SpmmOptions& options)
     : state_(std::make_shared<State>()) {
   Kokkos::Timer timer;
-  check_csr(a);
-  if (options.block_nnz < 0)
-    throw InvalidArgument("spmm: block_nnz must be >= 0 (0 = profile), got " +
-                          std::to_string(options.block_nnz));
-  if (options.use_scratch < -1 || options.use_scratch > 1)
-    throw InvalidArgument("spmm: use_scratch must be -1, 0 or 1, got " +
-                          std::to_string(options.use_scratch));
-  if (options.combine < -1 || options.combine > static_cast<int>(SplitCombine::TwoPass))
-    throw InvalidArgument("spmm: combine must be -1 or a SplitCombine value, got " +
-                          std::to_string(options.combine));
+  validate(a);  // once per matrix: apply() checks only that it gets the same arrays
+  if (options.block_nnz && *options.block_nnz < 1)
+    throw InvalidArgument("spmm: block_nnz must be >= 1 when given, got " +
+                          std::to_string(*options.block_nnz));
+  if (options.combine && *options.combine != SplitCombine::Atomic &&
+      *options.combine != SplitCombine::TwoPass)
+    throw InvalidArgument("spmm: combine must be a SplitCombine value, got " +
+                          std::to_string(static_cast<int>(*options.combine)));
   State& st = *state_;
   const TuningProfile& prof = ctx.tuning();
   st.m = a.nrows;
@@ -151,52 +128,28 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.nnz = a.nnz();
   st.row_map = a.row_map.data();
   st.entries = a.entries.data();
-  st.k_tile = std::clamp(pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
+  st.row_map_size = a.row_map.extent(0);
+  st.k_tile = std::clamp(core_detail::pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
   const std::int64_t* row_map = rm.data();
-  if (row_map[0] != 0 || row_map[st.m] != st.nnz)
-    throw InvalidMatrix("row_map", "row_map[0] = " + std::to_string(row_map[0]) + ", row_map[" +
-                                       std::to_string(st.m) +
-                                       "] = " + std::to_string(row_map[st.m]) +
-                                       ", expected 0 and nnz = " + std::to_string(st.nnz));
-  RowStats stats;
-  stats.nrows = st.m;
-  stats.nnz = st.nnz;
-  double sum_sq = 0;
-  for (std::int64_t r = 0; r < st.m; ++r) {
-    const std::int64_t len = row_map[r + 1] - row_map[r];
-    if (len < 0)
-      throw InvalidMatrix("row_map[" + std::to_string(r + 1) + "]",
-                          "is " + std::to_string(row_map[r + 1]) + ", less than row_map[" +
-                              std::to_string(r) + "] = " + std::to_string(row_map[r]));
-    stats.max_row = std::max(stats.max_row, len);
-    stats.empty_rows += len == 0;
-    sum_sq += static_cast<double>(len) * static_cast<double>(len);
-  }
-  if (st.m > 0) {
-    stats.mean = static_cast<double>(st.nnz) / static_cast<double>(st.m);
-    const double var = std::max(0.0, sum_sq / static_cast<double>(st.m) - stats.mean * stats.mean);
-    stats.cv = stats.mean > 0 ? std::sqrt(var) / stats.mean : 0.0;
-  }
 
   st.algorithm = options.algorithm;
-  int block = options.block_nnz;
+  std::optional<int> block = options.block_nnz;
   if (st.algorithm == SpmmAlgorithm::Auto) {
-    const auto choice = spmm_impl::choose_algorithm(stats, k_hint, prof, threads);
+    const auto choice = spmm_detail::choose_algorithm(st.m, st.nnz, k_hint, prof, threads);
     st.algorithm = choice.algorithm;
-    if (block == 0) block = choice.block_nnz;
+    if (!block) block = choice.block_nnz;
   }
   if (st.algorithm == SpmmAlgorithm::Lssm) {
-    if (block == 0) block = spmm_impl::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
-    const bool scratch = options.use_scratch < 0 ? prof.spmm_use_scratch : options.use_scratch == 1;
-    const SplitCombine combine =
-        options.combine < 0 ? prof.spmm_combine : static_cast<SplitCombine>(options.combine);
-    st.lssm = spmm_impl::lssm_inspect(row_map, st.m, block, scratch, combine, threads);
+    if (!block) block = spmm_detail::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
+    st.lssm = spmm_detail::lssm_inspect(row_map, st.m, *block,
+                                        options.use_scratch.value_or(prof.spmm_use_scratch),
+                                        options.combine.value_or(prof.spmm_combine), threads);
   } else if (st.algorithm == SpmmAlgorithm::MergePath) {
-    st.merge = spmm_impl::merge_path_inspect(row_map, st.m,
-                                             std::int64_t(threads) * prof.spmm_units_per_thread);
+    st.merge = spmm_detail::merge_path_inspect(row_map, st.m,
+                                               std::int64_t(threads) * prof.spmm_units_per_thread);
   }
   Kokkos::fence();
   st.inspect_seconds = timer.seconds();
@@ -229,12 +182,14 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
                                      const Scalar* b, std::int64_t ldb, Scalar beta, Scalar* c,
                                      std::int64_t ldc) const {
   const State& st = *state_;
-  check_csr(a);
   if (a.row_map.data() != st.row_map || a.entries.data() != st.entries || a.nrows != st.m ||
-      a.ncols != st.n || a.nnz() != st.nnz)
+      a.ncols != st.n || a.nnz() != st.nnz || a.row_map.extent(0) != st.row_map_size)
     throw InvalidArgument("spmm: the plan was made for another matrix (" + shape(st.m, st.n) +
                           ", nnz " + std::to_string(st.nnz) + "), not this " +
                           shape(a.nrows, a.ncols) + " one with nnz " + std::to_string(a.nnz()));
+  if (static_cast<std::int64_t>(a.values.extent(0)) != st.nnz)
+    throw DimensionMismatch("spmm", "A has " + std::to_string(st.nnz) + " column indices but " +
+                                        std::to_string(a.values.extent(0)) + " values");
   const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
   const std::int64_t ldb_min = std::max<std::int64_t>(1, right ? k : st.n);
   const std::int64_t ldc_min = std::max<std::int64_t>(1, right ? k : st.m);
@@ -245,7 +200,7 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   if (st.m > 0 && k > 0 && (c == nullptr || (st.nnz > 0 && b == nullptr)))
     throw InvalidArgument("spmm: B or C is null while A is " + shape(st.m, st.n) +
                           " and k = " + std::to_string(k));
-  spmm_impl::Operands<Scalar, Layout> op;
+  spmm_detail::Operands<Scalar, Layout> op;
   op.a = {st.m, st.n, st.nnz, a.row_map.data(), a.entries.data(), a.values.data()};
   op.b = {b, ldb};
   op.c = {c, ldc};
@@ -352,19 +307,15 @@ void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::
 #define MIMD_INSTANTIATE_SPMM(S, L)                                                               \
   template class SpmmPlan<S, L>;                                                                  \
   template void spmm<S, L>(const ExecutionContext&, S, const Csr<S>&, const DenseConst<S, L>&, S, \
-                           const Dense<S, L>&, const SpmmOptions&);
-MIMD_INSTANTIATE_SPMM(float, Kokkos::LayoutLeft)
-MIMD_INSTANTIATE_SPMM(float, Kokkos::LayoutRight)
-MIMD_INSTANTIATE_SPMM(double, Kokkos::LayoutLeft)
-MIMD_INSTANTIATE_SPMM(double, Kokkos::LayoutRight)
+                           const Dense<S, L>&, const SpmmOptions&)
+MIMD_FOR_EACH_SCALAR_LAYOUT(MIMD_INSTANTIATE_SPMM)
 #undef MIMD_INSTANTIATE_SPMM
 
-#define MIMD_INSTANTIATE_SPMM_RAW(S)                                                         \
+#define MIMD_INSTANTIATE_SPMM_RAW(S, unused)                                                 \
   template void spmm<S>(const ExecutionContext&, DenseLayout, std::int64_t, std::int64_t,    \
                         std::int64_t, S, const std::int64_t*, const std::int32_t*, const S*, \
                         const S*, std::int64_t, S, S*, std::int64_t, const SpmmOptions&);
-MIMD_INSTANTIATE_SPMM_RAW(float)
-MIMD_INSTANTIATE_SPMM_RAW(double)
+MIMD_FOR_EACH_SCALAR(MIMD_INSTANTIATE_SPMM_RAW, )
 #undef MIMD_INSTANTIATE_SPMM_RAW
 
 }  // namespace mimd

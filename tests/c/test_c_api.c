@@ -113,7 +113,7 @@ static void test_spmm(mimd_context_t ctx) {
     check_error(ctx,
                 mimd_spmm_d(ctx, "lssm", MIMD_ROW_MAJOR, 4, 3, 2, 1.0, a_row_map, bad_cols, a_vals,
                             b, 2, 0.0, c, 2),
-                MIMD_INVALID_MATRIX, "col_idx[4]", "column index out of range");
+                MIMD_INVALID_MATRIX, "entries[4] (row 3)", "column index out of range");
   }
   check_error(ctx,
               mimd_spmm_d(ctx, NULL, (mimd_layout_t)7, 4, 3, 2, 1.0, a_row_map, a_cols, a_vals, b,

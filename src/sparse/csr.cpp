@@ -1,4 +1,4 @@
-// Host-side CSR construction, validation, sorting and transposition.
+// Host-side CSR construction, sorting, transposition and row statistics.
 // These run once per matrix (not in the timed kernels), parallelised with OpenMP.
 #include "mimd/csr.hpp"
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "csr_build.hpp"
+#include "sparse/csr_build.hpp"
 
 namespace mimd {
 
@@ -21,49 +21,12 @@ void check_fits_ordinal(std::int64_t n, const char* what) {
                           std::to_string(std::numeric_limits<std::int32_t>::max()) + ")");
 }
 
-template <class Pattern>
-void validate_pattern(const Pattern& a, bool require_sorted, std::size_t nvalues, bool has_values) {
-  if (a.nrows < 0 || a.ncols < 0)
-    throw InvalidMatrix(
-        "extents", "negative extent " + std::to_string(a.nrows) + "x" + std::to_string(a.ncols));
-  if (a.row_map.extent(0) != static_cast<std::size_t>(a.nrows) + 1)
-    throw InvalidMatrix("row_map", "has " + std::to_string(a.row_map.extent(0)) +
-                                       " entries, expected nrows + 1 = " +
-                                       std::to_string(static_cast<std::int64_t>(a.nrows) + 1));
-  if (a.row_map(0) != 0)
-    throw InvalidMatrix("row_map[0]", "is " + std::to_string(a.row_map(0)) + ", expected 0");
-  const std::int64_t nnz = static_cast<std::int64_t>(a.entries.extent(0));
-  if (static_cast<std::int64_t>(a.row_map(a.nrows)) != nnz)
-    throw InvalidMatrix("row_map[" + std::to_string(a.nrows) + "]",
-                        "is " + std::to_string(a.row_map(a.nrows)) +
-                            ", expected the number of entries " + std::to_string(nnz));
-  if (has_values && nvalues != static_cast<std::size_t>(nnz))
-    throw InvalidMatrix(
-        "values", "has " + std::to_string(nvalues) + " entries, expected " + std::to_string(nnz));
-  for (std::int64_t r = 0; r < a.nrows; ++r) {
-    const auto b = a.row_map(r), e = a.row_map(r + 1);
-    if (e < b)
-      throw InvalidMatrix("row_map[" + std::to_string(r + 1) + "]",
-                          "is " + std::to_string(e) + ", less than row_map[" + std::to_string(r) +
-                              "] = " + std::to_string(b) + " (offsets must not decrease)");
-    for (auto j = b; j < e; ++j) {
-      const auto c = a.entries(j);
-      if (c < 0 || c >= a.ncols)
-        throw InvalidMatrix(
-            "entries[" + std::to_string(j) + "] (row " + std::to_string(r) + ")",
-            "column " + std::to_string(c) + " outside [0, " + std::to_string(a.ncols) + ")");
-      if (require_sorted && j > b && a.entries(j - 1) >= c)
-        throw InvalidMatrix("entries[" + std::to_string(j) + "] (row " + std::to_string(r) + ")",
-                            "column " + std::to_string(c) + " not greater than previous column " +
-                                std::to_string(a.entries(j - 1)) + " (sorted columns required)");
-    }
-  }
-}
-
-// The rows of a CSR matrix as a Source for build_csr, emitting (col, row, value):
-// visiting rows in order gives every transposed row increasing columns.
-template <class Scalar, bool Values>
-struct TransposeSource {
+// The rows of a CSR matrix as a Source for build_csr. Transpose: entry (r, c) gives
+// (c, r); visiting rows in order gives every transposed row increasing columns.
+// Symmetrize: (r, c) gives both (r, c) and (c, r).
+enum class Emit { Transpose, Symmetrize };
+template <class Scalar, bool Values, Emit kEmit>
+struct RowsSource {
   std::int32_t nrows;
   const std::int64_t* rm;
   const std::int32_t* en;
@@ -77,26 +40,32 @@ struct TransposeSource {
     return std::min(static_cast<std::size_t>(nrows), (seg + 1) * rows_per_seg);
   }
   std::size_t weight(std::size_t seg) const {
-    return static_cast<std::size_t>(rm[end(seg)] - rm[begin(seg)]);
+    return static_cast<std::size_t>(rm[end(seg)] - rm[begin(seg)]) *
+           (kEmit == Emit::Symmetrize ? 2 : 1);
   }
   template <class F>
   void each(std::size_t seg, F&& f) const {
     for (std::size_t r = begin(seg); r < end(seg); ++r)
-      for (std::int64_t j = rm[r]; j < rm[r + 1]; ++j)
-        f(en[j], static_cast<std::int32_t>(r), Values ? vals[j] : Scalar(0));
+      for (std::int64_t j = rm[r]; j < rm[r + 1]; ++j) {
+        const Scalar v = Values ? vals[j] : Scalar(0);
+        f(en[j], static_cast<std::int32_t>(r), v);
+        if constexpr (kEmit == Emit::Symmetrize) f(static_cast<std::int32_t>(r), en[j], v);
+      }
   }
 };
 
-template <class Scalar, bool Values>
-HostCsr<Scalar> transpose_impl(std::int32_t nrows, std::int32_t ncols,
-                               const HostPattern::row_map_type& rm,
-                               const HostPattern::entries_type& en, const Scalar* vals) {
+// Builds from the rows of (nrows x ncols) arrays through RowsSource; the result has
+// ncols rows (transpose) or nrows (symmetrize, square).
+template <class Scalar, bool Values, Emit kEmit>
+HostCsr<Scalar> build_from_rows(std::int32_t nrows, std::int32_t ncols,
+                                const HostPattern::row_map_type& rm,
+                                const HostPattern::entries_type& en, const Scalar* vals) {
   const std::size_t segs = 16 * static_cast<std::size_t>(omp_get_max_threads());
-  const TransposeSource<Scalar, Values> src{
+  const RowsSource<Scalar, Values, kEmit> src{
       nrows, rm.data(), en.data(), vals,
       std::max<std::size_t>(1, (static_cast<std::size_t>(nrows) + segs - 1) / segs)};
   return csr_detail::build_csr<Scalar, Values>(ncols, nrows, src, DuplicatePolicy::Sum,
-                                               /*presorted=*/true);
+                                               /*presorted=*/kEmit == Emit::Transpose);
 }
 
 // A CooMatrix as a Source for build_csr, in fixed-size segments.
@@ -154,19 +123,24 @@ void sort_columns(HostPattern& a) {
 }
 
 template <class Scalar>
-void validate(const HostCsr<Scalar>& a, bool require_sorted) {
-  validate_pattern(a, require_sorted, a.values.extent(0), true);
-}
-void validate(const HostPattern& a, bool require_sorted) {
-  validate_pattern(a, require_sorted, 0, false);
-}
-
-template <class Scalar>
 HostCsr<Scalar> transpose(const HostCsr<Scalar>& a) {
-  return transpose_impl<Scalar, true>(a.nrows, a.ncols, a.row_map, a.entries, a.values.data());
+  return build_from_rows<Scalar, true, Emit::Transpose>(a.nrows, a.ncols, a.row_map, a.entries,
+                                                        a.values.data());
 }
 HostPattern transpose(const HostPattern& a) {
-  return transpose_impl<float, false>(a.nrows, a.ncols, a.row_map, a.entries, nullptr).pattern();
+  return build_from_rows<float, false, Emit::Transpose>(a.nrows, a.ncols, a.row_map, a.entries,
+                                                        nullptr)
+      .pattern();
+}
+
+HostPattern symmetrize(const HostPattern& p) {
+  if (p.nrows != p.ncols)
+    throw InvalidArgument("symmetrize: the pattern must be square, got " + std::to_string(p.nrows) +
+                          "x" + std::to_string(p.ncols));
+  validate(p);
+  return build_from_rows<float, false, Emit::Symmetrize>(p.nrows, p.ncols, p.row_map, p.entries,
+                                                         nullptr)
+      .pattern();
 }
 
 template <class Scalar>
@@ -207,7 +181,6 @@ RowStats row_stats(const HostPattern& a) {
   template HostCsr<S> with_unit_values<S>(const HostPattern&);               \
   template HostCsr<S> csr_from_coo<S>(const CooMatrix<S>&, DuplicatePolicy); \
   template void sort_columns<S>(HostCsr<S>&);                                \
-  template void validate<S>(const HostCsr<S>&, bool);                        \
   template HostCsr<S> transpose<S>(const HostCsr<S>&);
 MIMD_INSTANTIATE_CSR(float)
 MIMD_INSTANTIATE_CSR(double)

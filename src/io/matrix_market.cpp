@@ -11,8 +11,8 @@
 #include <cstring>
 #include <limits>
 
-#include "csr_build.hpp"
-#include "io_detail.hpp"
+#include "io/io_detail.hpp"
+#include "sparse/csr_build.hpp"
 
 namespace mimd {
 
@@ -438,7 +438,7 @@ HostCsr<Scalar> read_matrix_market(const std::string& path, const ReadOptions& o
     if (options.use_cache) st.cache_bytes = cache_store(path, variant, a, &inf);
   }
   st.seconds = progress.seconds();
-  progress.finish();
+  progress.done();
   if (info) *info = inf;
   if (stats) *stats = st;
   return a;
@@ -470,7 +470,7 @@ HostCsr<Scalar> read_matrix(const std::string& path, const ReadOptions& options,
     }
   }
   st.seconds = progress.seconds();
-  progress.finish();
+  progress.done();
   if (stats) *stats = st;
   return a;
 }

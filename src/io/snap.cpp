@@ -7,8 +7,8 @@
 #include <cstring>
 #include <limits>
 
-#include "csr_build.hpp"
-#include "io_detail.hpp"
+#include "io/io_detail.hpp"
+#include "sparse/csr_build.hpp"
 
 namespace mimd {
 
@@ -176,7 +176,7 @@ HostPattern read_snap(const std::string& path, const ReadOptions& options, LoadS
     if (options.use_cache) st.cache_bytes = cache_store(path, variant, g, nullptr);
   }
   st.seconds = progress.seconds();
-  progress.finish();
+  progress.done();
   if (stats) *stats = st;
   return g;
 }

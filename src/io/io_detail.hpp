@@ -1,12 +1,11 @@
-// Internal helpers shared by the readers (io_*.cpp): decompressed file access, the
-// progress line, chunking at line boundaries, number scanning and the CSR cache.
+// Internal helpers shared by the readers (src/io/*.cpp): decompressed file access,
+// chunking at line boundaries, number scanning and the CSR cache.
 #pragma once
 
 #include <omp.h>
 
 #include <atomic>
 #include <charconv>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -14,33 +13,13 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.hpp"
 #include "mimd/error.hpp"
 #include "mimd/io.hpp"
 
 namespace mimd::io_detail {
 
-/// A progress line on stderr ("\r[mimd] loading <name>: 42% ..."), printed only
-/// when enabled, stderr is a terminal and the load has run for over a second.
-/// Not thread-safe: call from one thread.
-class Progress {
- public:
-  Progress(bool enabled, std::string name);
-  ~Progress();
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
-  /// Reports `done` of `total` units of `phase` (total 0: no percentage).
-  void update(const char* phase, std::uint64_t done, std::uint64_t total);
-  /// Ends the line if one was printed.
-  void finish();
-  double seconds() const;
-
- private:
-  bool enabled_;
-  bool printed_ = false;
-  std::string name_;
-  std::chrono::steady_clock::time_point start_;
-  std::chrono::steady_clock::time_point last_;
-};
+using core_detail::Progress;
 
 /// The text of an input file after decompression and archive extraction.
 struct TextSource {
@@ -152,7 +131,7 @@ void for_each_chunk(const std::string& text, const std::vector<std::size_t>& cut
     if (f) std::rethrow_exception(f);
 }
 
-// ---- binary CSR cache (io_cache.cpp) ----------------------------------------------
+// ---- binary CSR cache (cache.cpp) --------------------------------------------------
 
 /// Where the cache of `source` for `variant` lives ("" when nowhere is writable):
 /// "<source>.<variant>.mimdcsr" when the source's folder is writable, otherwise
@@ -174,7 +153,7 @@ template <class M>
 std::uint64_t cache_store(const std::string& source, const std::string& variant, const M& m,
                           const MatrixMarketInfo* info);
 
-/// Parses already-loaded text (io_matrix_market.cpp / io_snap.cpp); used by read_matrix.
+/// Parses already-loaded text (matrix_market.cpp / snap.cpp); used by read_matrix.
 template <class Scalar>
 HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& info,
                                     Progress& progress);

@@ -16,7 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "io_detail.hpp"
+#include "io/io_detail.hpp"
 
 namespace mimd::io_detail {
 

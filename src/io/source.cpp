@@ -1,5 +1,5 @@
 // File access for the readers: whole-file reads, gzip through zlib, tar through
-// libarchive, the progress line, chunking and number scanning.
+// libarchive, chunking and number scanning.
 #include <archive.h>
 #include <archive_entry.h>
 #include <omp.h>
@@ -13,50 +13,9 @@
 #include <cstring>
 #include <limits>
 
-#include "io_detail.hpp"
+#include "io/io_detail.hpp"
 
 namespace mimd::io_detail {
-
-// ---- progress ------------------------------------------------------------------------
-
-Progress::Progress(bool enabled, std::string name)
-    : enabled_(enabled && isatty(STDERR_FILENO) == 1),
-      name_(std::move(name)),
-      start_(std::chrono::steady_clock::now()),
-      last_(start_) {}
-
-Progress::~Progress() {
-  finish();
-}
-
-double Progress::seconds() const {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-}
-
-void Progress::update(const char* phase, std::uint64_t done, std::uint64_t total) {
-  if (!enabled_) return;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - start_ < std::chrono::seconds(1)) return;
-  if (printed_ && now - last_ < std::chrono::milliseconds(200)) return;
-  last_ = now;
-  printed_ = true;
-  const double mb = static_cast<double>(done) / 1e6;
-  const double rate = mb / std::max(seconds(), 1e-9);
-  if (total > 0)
-    std::fprintf(stderr, "\r[mimd] loading %s: %s %3.0f%% (%.1f MB, %.1f MB/s)   ", name_.c_str(),
-                 phase, 100.0 * static_cast<double>(done) / static_cast<double>(total), mb, rate);
-  else
-    std::fprintf(stderr, "\r[mimd] loading %s: %s (%.1f MB, %.1f MB/s)   ", name_.c_str(), phase,
-                 mb, rate);
-  std::fflush(stderr);
-}
-
-void Progress::finish() {
-  if (printed_) {
-    std::fprintf(stderr, "\r[mimd] loaded %s in %.1f s%40s\n", name_.c_str(), seconds(), "");
-    printed_ = false;
-  }
-}
 
 // ---- whole-file access -------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/bits.hpp"
 #include "mimd/error.hpp"
 
 namespace mimd {
@@ -15,11 +16,6 @@ const char* to_string(SplitCombine c) noexcept {
 }
 
 namespace {
-int pow2_floor(std::uint64_t x) {
-  int p = 1;
-  while (static_cast<std::uint64_t>(p) * 2 <= x && p < (1 << 30)) p *= 2;
-  return p;
-}
 bool is_gpu_backend(const std::string& backend) {
   return backend == "Cuda" || backend == "HIP" || backend == "SYCL" ||
          backend == "Experimental::HIP" || backend == "Experimental::SYCL";
@@ -50,7 +46,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // nonzeros with a shared counter, and tie with per-worker counters; small matrices
     // shrink the block anyway (spmm_units_per_thread). So: 1/16 of L2, in [1024, 4096].
     const std::uint64_t per_nnz = sizeof(double) + sizeof(std::int32_t);
-    p.spmm_block_nnz = std::clamp(pow2_floor(l2 / 16 / per_nnz), 1024, 4096);
+    p.spmm_block_nnz = std::clamp(core_detail::pow2_floor(l2 / 16 / per_nnz), 1024, 4096);
     // Scratch on a CPU is one more copy of A's slice into memory that is L1 anyway:
     // measured 3-8% slower (bcsstk33, ex6, rajat01, k = 32).
     p.spmm_use_scratch = false;

@@ -74,22 +74,6 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw mimd::InvalidArgument(what);
 }
 
-// The kernels index B with the column indices unchecked (only the offsets are
-// validated by the plan), so the C boundary checks them: one parallel pass over nnz.
-void check_columns(const std::int64_t* row_map, std::int64_t m, const std::int32_t* col_idx,
-                   std::int64_t ncols) {
-  if (row_map == nullptr || col_idx == nullptr || m < 0) return;  // spmm reports these
-  const std::int64_t nnz = row_map[m];
-  std::int64_t first_bad = nnz;
-#pragma omp parallel for reduction(min : first_bad)
-  for (std::int64_t j = 0; j < nnz; ++j)
-    if (col_idx[j] < 0 || col_idx[j] >= ncols) first_bad = std::min(first_bad, j);
-  if (first_bad < nnz)
-    throw mimd::InvalidMatrix("col_idx[" + std::to_string(first_bad) + "]",
-                              "column " + std::to_string(col_idx[first_bad]) + " outside [0, " +
-                                  std::to_string(ncols) + ")");
-}
-
 template <class Scalar>
 mimd_status_t spmm_c(const char* call, mimd_context_t ctx, const char* algorithm,
                      mimd_layout_t layout, std::int64_t m, std::int64_t n, std::int64_t k,
@@ -104,7 +88,6 @@ mimd_status_t spmm_c(const char* call, mimd_context_t ctx, const char* algorithm
     if (algorithm != nullptr) options.algorithm = mimd::spmm_algorithm_from_string(algorithm);
     const auto dense_layout =
         layout == MIMD_ROW_MAJOR ? mimd::DenseLayout::RowMajor : mimd::DenseLayout::ColMajor;
-    check_columns(row_map, m, col_idx, n);
     mimd::spmm<Scalar>(ctx->context, dense_layout, m, n, k, alpha, row_map, col_idx, values, b, ldb,
                        beta, c, ldc, options);
   });
@@ -220,7 +203,6 @@ mimd_status_t mimd_bfs(mimd_context_t ctx, const char* algorithm, int32_t n, con
     std::memcpy(g.row_map.data(), row_map, (static_cast<std::size_t>(n) + 1) * sizeof(int64_t));
     if (nnz > 0)
       std::memcpy(g.entries.data(), col_idx, static_cast<std::size_t>(nnz) * sizeof(int32_t));
-    mimd::validate(g);
 
     const mimd::BfsGraph graph =
         undirected ? mimd::BfsGraph::undirected(g) : mimd::BfsGraph::directed(g);

@@ -3,13 +3,10 @@
 //
 // Determinism: every random quantity comes from a counter-based stream keyed by
 // (seed, block) — edge generators use blocks of kEdgeBlock edges, matrix generators one
-// stream per row — so the output is the same for any thread count. Edge lists are
-// turned into CSR directly (count, prefix sum, scatter, sort rows, unique, compact);
-// the scatter order depends on the schedule but the sorted, deduplicated rows do not.
+// stream per row — so the output is the same for any thread count. Edge lists become
+// CSR patterns through the library's CSR engine (src/sparse/csr_build.hpp), which sorts
+// every row and merges duplicates, so the result does not depend on the schedule.
 #include "mimd/generators.hpp"
-
-#include <omp.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
@@ -18,10 +15,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <memory>
-#include <new>
 #include <utility>
 #include <vector>
+
+#include "sparse/csr_build.hpp"
 
 namespace mimd {
 
@@ -79,33 +76,7 @@ struct Edge {
   std::int32_t u, v;
 };
 
-// Uninitialised scratch array of trivially copyable T for the edge lists (up to
-// gigabytes): mapped directly and advised to use transparent huge pages, which divides
-// the page faults of the first touch by 512.
-template <class T>
-class Scratch {
- public:
-  explicit Scratch(std::size_t n) : bytes_(std::max<std::size_t>(1, n * sizeof(T))) {
-    void* p = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    madvise(p, bytes_, MADV_HUGEPAGE);  // advisory: ignored where THP is unavailable
-    data_ = static_cast<T*>(p);
-  }
-  Scratch(Scratch&& o) noexcept : data_(std::exchange(o.data_, nullptr)), bytes_(o.bytes_) {}
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  Scratch& operator=(Scratch&&) = delete;
-  ~Scratch() { reset(); }
-  void reset() {
-    if (data_ != nullptr) munmap(data_, bytes_);
-    data_ = nullptr;
-  }
-  T* get() const { return data_; }
-
- private:
-  T* data_ = nullptr;
-  std::size_t bytes_;
-};
+using csr_detail::Scratch;
 
 void check_scale(const char* who, int scale, int edge_factor) {
   if (scale < 1 || scale > 30)
@@ -123,156 +94,41 @@ void check_extent(const char* who, const char* what, std::int64_t n, std::int64_
                           "]");
 }
 
-// Exclusive prefix sum in place over n + 1 slots (slot n receives the total).
-void exclusive_scan(std::vector<std::int64_t>& a) {
-  std::int64_t sum = 0;
-  for (auto& x : a) {
-    const auto c = x;
-    x = sum;
-    sum += c;
+// An edge list as a Source for the CSR engine (sparse/csr_build.hpp), in blocks of
+// kEdgeBlock edges: edge (u, v) gives entry (u, v), and (v, u) too when `symmetric`;
+// self-loops are skipped when `drop_self_loops`.
+struct EdgeSource {
+  const Edge* edges;
+  std::int64_t m;
+  bool symmetric, drop_self_loops;
+  std::size_t segments() const {
+    return static_cast<std::size_t>((m + kEdgeBlock - 1) / kEdgeBlock);
   }
-}
+  std::size_t weight(std::size_t seg) const {
+    const auto b = static_cast<std::int64_t>(seg) * kEdgeBlock;
+    return static_cast<std::size_t>((std::min(m, b + kEdgeBlock) - b) * (symmetric ? 2 : 1));
+  }
+  template <class F>
+  void each(std::size_t seg, F&& f) const {
+    const auto b = static_cast<std::int64_t>(seg) * kEdgeBlock;
+    const std::int64_t e = std::min(m, b + kEdgeBlock);
+    for (std::int64_t i = b; i < e; ++i) {
+      const Edge x = edges[i];
+      if (drop_self_loops && x.u == x.v) continue;
+      f(x.u, x.v, 0.0f);
+      if (symmetric) f(x.v, x.u, 0.0f);
+    }
+  }
+};
 
-// Builds a CSR pattern from an edge list: each edge (u, v) is stored in row u, and also
-// in row v when `symmetric`; self-loops are dropped when `drop_self_loops`; columns are
-// sorted and duplicates removed. `edges` is consumed (its memory is reused).
-//
-// Random scatters over the whole matrix miss the caches on every entry, so the build
-// first partitions the entries into buckets of consecutive rows (streaming writes, one
-// histogram per thread), sized so that a bucket (2^17 entries) stays in cache; each is then
-// radix-sorted by (row, column) and deduplicated while it is cache resident.
-HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols, Scratch<Edge> edges,
+// The CSR pattern of an edge list (see EdgeSource), columns sorted, duplicates merged,
+// built by the library's one CSR engine.
+HostPattern pattern_from_edges(std::int32_t nrows, std::int32_t ncols, const Scratch<Edge>& edges,
                                std::int64_t m, bool symmetric, bool drop_self_loops) {
-  constexpr std::int64_t kBucketEntries = std::int64_t{1} << 17;
-  const std::int64_t upper = symmetric ? 2 * m : m;
-  const std::int64_t target = std::clamp<std::int64_t>(upper / kBucketEntries, 1, 4096);
-  int shift = 0;
-  while (((static_cast<std::int64_t>(nrows) - 1) >> shift) + 1 > target) ++shift;
-  const std::int64_t nbuckets =
-      nrows == 0 ? 0 : ((static_cast<std::int64_t>(nrows) - 1) >> shift) + 1;
-
-  // Phase 1: partition the entries (row, col) by bucket = row >> shift.
-  std::vector<std::int64_t> bucket_start(static_cast<std::size_t>(nbuckets) + 1, 0);
-  Scratch<Edge> part(static_cast<std::size_t>(upper));
-  {
-    std::vector<std::int64_t> pos;
-    const Edge* const e = edges.get();
-    Edge* const out = part.get();
-#pragma omp parallel
-    {
-      const int t = omp_get_thread_num(), nt = omp_get_num_threads();
-#pragma omp single
-      pos.assign(static_cast<std::size_t>(nt * nbuckets), 0);
-      std::int64_t* const mine = pos.data() + t * nbuckets;
-      const std::int64_t first = m * t / nt, last = m * (t + 1) / nt;
-      for (std::int64_t i = first; i < last; ++i) {
-        const Edge x = e[i];
-        if (drop_self_loops && x.u == x.v) continue;
-        ++mine[x.u >> shift];
-        if (symmetric) ++mine[x.v >> shift];
-      }
-#pragma omp barrier
-#pragma omp single
-      {
-        std::int64_t sum = 0;
-        for (std::int64_t b = 0; b < nbuckets; ++b) {
-          bucket_start[b] = sum;
-          for (int s = 0; s < nt; ++s) {
-            const auto c = pos[s * nbuckets + b];
-            pos[s * nbuckets + b] = sum;
-            sum += c;
-          }
-        }
-        bucket_start[nbuckets] = sum;
-      }
-      for (std::int64_t i = first; i < last; ++i) {
-        const Edge x = e[i];
-        if (drop_self_loops && x.u == x.v) continue;
-        out[mine[x.u >> shift]++] = x;
-        if (symmetric) out[mine[x.v >> shift]++] = Edge{x.v, x.u};
-      }
-    }
-  }
-
-  // Phase 2: inside each bucket, an LSD radix sort of the keys (row - r0, col) puts
-  // every row's columns in order; duplicates are then adjacent and dropped while the
-  // columns are written out. offs[r] = start of row r in `c`, len[r] = its length.
-  // The columns (at most 2m int32) go where the edge list (m pairs) was: fresh pages
-  // cost more than the copy itself.
-  static_assert(sizeof(Edge) == 2 * sizeof(std::int32_t), "Edge holds two int32");
-  std::int32_t* const c = reinterpret_cast<std::int32_t*>(edges.get());
-  std::vector<std::int64_t> offs(static_cast<std::size_t>(nrows) + 1, 0);
-  std::vector<std::int64_t> len(static_cast<std::size_t>(nrows) + 1, 0);
-  std::int64_t* const o = offs.data();
-  std::int64_t* const l = len.data();
-  const Edge* const pe = part.get();
-  int col_bits = 1;
-  while (col_bits < 31 && (std::int64_t{1} << col_bits) < ncols) ++col_bits;
-  const int key_bits = shift + col_bits;
-  const int passes = (key_bits + 11) / 12;
-  const int digit = (key_bits + passes - 1) / passes;
-  const std::uint64_t col_mask = (std::uint64_t{1} << col_bits) - 1;
-#pragma omp parallel
-  {
-    std::vector<std::uint64_t> keys, tmp;
-    std::vector<std::uint32_t> hist(std::size_t{1} << digit);
-#pragma omp for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < nbuckets; ++b) {
-      const std::int64_t r0 = b << shift;
-      const std::int64_t r1 = std::min<std::int64_t>(nrows, (b + 1) << shift);
-      const std::int64_t begin = bucket_start[b], end = bucket_start[b + 1];
-      const auto n = static_cast<std::size_t>(end - begin);
-      keys.resize(n);
-      tmp.resize(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        const Edge x = pe[begin + static_cast<std::int64_t>(i)];
-        keys[i] =
-            (static_cast<std::uint64_t>(x.u - r0) << col_bits) | static_cast<std::uint32_t>(x.v);
-      }
-      for (int pass = 0; pass < passes; ++pass) {
-        const int sh = pass * digit;
-        const std::uint64_t mask = hist.size() - 1;
-        std::fill(hist.begin(), hist.end(), 0u);
-        for (const auto k : keys) ++hist[(k >> sh) & mask];
-        std::uint32_t sum = 0;
-        for (auto& h : hist) sum += std::exchange(h, sum);
-        for (const auto k : keys) tmp[hist[(k >> sh) & mask]++] = k;
-        keys.swap(tmp);
-      }
-      for (std::int64_t r = r0; r < r1; ++r) l[r] = 0;
-      std::int64_t out = begin;
-      for (std::size_t i = 0; i < n; ++i) {
-        const std::uint64_t k = keys[i];
-        if (i > 0 && k == keys[i - 1]) continue;
-        c[out++] = static_cast<std::int32_t>(k & col_mask);
-        ++l[r0 + static_cast<std::int64_t>(k >> col_bits)];
-      }
-      std::int64_t start = begin;
-      for (std::int64_t r = r0; r < r1; ++r) {
-        o[r] = start;
-        start += l[r];
-      }
-    }
-  }
-  part.reset();
-  exclusive_scan(len);
-
-  HostPattern p;
-  p.nrows = nrows;
-  p.ncols = ncols;
-  p.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing("gen.row_map"),
-                                        static_cast<std::size_t>(nrows) + 1);
-  p.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("gen.entries"),
-                                        static_cast<std::size_t>(len[nrows]));
-  std::int64_t* const rm = p.row_map.data();
-  std::int32_t* const out = p.entries.data();
-#pragma omp parallel for schedule(dynamic, 1024)
-  for (std::int32_t r = 0; r < nrows; ++r) {
-    std::copy(c + o[r], c + o[r] + (l[r + 1] - l[r]), out + l[r]);
-    rm[r] = l[r];
-  }
-  rm[nrows] = len[static_cast<std::size_t>(nrows)];
-  return p;
+  const EdgeSource src{edges.get(), m, symmetric, drop_self_loops};
+  return csr_detail::build_csr<float, false>(nrows, ncols, src, DuplicatePolicy::Sum,
+                                             /*presorted=*/false)
+      .pattern();
 }
 
 // Allocates an uninitialised edge list of m edges filled block by block by `fill`,
@@ -457,7 +313,7 @@ HostPattern kronecker(int scale, int edge_factor, std::uint64_t seed) {
       for (int k = 0; k < lanes; ++k) out[i + k] = Edge{scramble(u[k]), scramble(v[k])};
     }
   });
-  return pattern_from_edges(n, n, std::move(edges), m, true, true);
+  return pattern_from_edges(n, n, edges, m, true, true);
 }
 
 HostPattern uniform_random(int scale, int edge_factor, std::uint64_t seed) {
@@ -471,7 +327,7 @@ HostPattern uniform_random(int scale, int edge_factor, std::uint64_t seed) {
                     static_cast<std::int32_t>((r >> 32) >> (32 - scale))};
     }
   });
-  return pattern_from_edges(n, n, std::move(edges), m, true, true);
+  return pattern_from_edges(n, n, edges, m, true, true);
 }
 
 HostCsr<double> stencil_2d(int n, int points) {
@@ -580,8 +436,8 @@ HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_
                     static_cast<std::int32_t>(rng.below(cols))};
   });
   return with_random_values(
-      pattern_from_edges(static_cast<std::int32_t>(rows), static_cast<std::int32_t>(cols),
-                         std::move(edges), m, false, false),
+      pattern_from_edges(static_cast<std::int32_t>(rows), static_cast<std::int32_t>(cols), edges, m,
+                         false, false),
       seed);
 }
 
@@ -641,6 +497,12 @@ bool is_generator_spec(const std::string& spec) {
   if (colon == std::string::npos) return false;
   const std::string prefix = spec.substr(0, colon);
   return std::find(std::begin(kPrefixes), std::end(kPrefixes), prefix) != std::end(kPrefixes);
+}
+
+bool generates_symmetric(const std::string& spec) {
+  if (!is_generator_spec(spec)) return false;
+  const std::string kind = spec.substr(0, spec.find(':'));
+  return kind == "kron" || kind == "urand" || kind == "stencil2d" || kind == "stencil3d";
 }
 
 HostCsr<double> generate(const std::string& spec) {
