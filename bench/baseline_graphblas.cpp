@@ -258,18 +258,14 @@ void graphblas_finalize() {
 }
 
 template <class Scalar>
-SpmmFactory<Scalar> graphblas_mxm_factory() {
-  return {"graphblas", true, [](const SpmmProblem<Scalar>& p) -> std::unique_ptr<SpmmImpl<Scalar>> {
-            return std::make_unique<GraphBlasMxm<Scalar>>(p);
-          }};
+std::unique_ptr<SpmmImpl<Scalar>> make_graphblas_mxm(const SpmmProblem<Scalar>& p) {
+  return std::make_unique<GraphBlasMxm<Scalar>>(p);
 }
-template SpmmFactory<float> graphblas_mxm_factory<float>();
-template SpmmFactory<double> graphblas_mxm_factory<double>();
+template std::unique_ptr<SpmmImpl<float>> make_graphblas_mxm(const SpmmProblem<float>&);
+template std::unique_ptr<SpmmImpl<double>> make_graphblas_mxm(const SpmmProblem<double>&);
 
-BfsFactory graphblas_bfs_factory() {
-  return {"graphblas_bfs", true, [](const BfsGraph& g) -> std::unique_ptr<BfsImpl> {
-            return std::make_unique<GraphBlasBfs>(g);
-          }};
+std::unique_ptr<BfsImpl> make_graphblas_bfs(const BfsGraph& g) {
+  return std::make_unique<GraphBlasBfs>(g);
 }
 
 }  // namespace mimd::bench

@@ -55,19 +55,14 @@ class KokkosKernelsSpmv final : public SpmmImpl<Scalar> {
 }  // namespace
 
 template <class Scalar>
-SpmmFactory<Scalar> kokkos_kernels_factory(bool layout_right) {
-  if (layout_right)
-    return {"kk_right", true,
-            [](const SpmmProblem<Scalar>& p) -> std::unique_ptr<SpmmImpl<Scalar>> {
-              return std::make_unique<KokkosKernelsSpmv<Scalar, Kokkos::LayoutRight>>(p);
-            }};
-  return {"kk_left", true, [](const SpmmProblem<Scalar>& p) -> std::unique_ptr<SpmmImpl<Scalar>> {
-            return std::make_unique<KokkosKernelsSpmv<Scalar, Kokkos::LayoutLeft>>(p);
-          }};
+std::unique_ptr<SpmmImpl<Scalar>> make_kokkos_kernels(const SpmmProblem<Scalar>& p,
+                                                      bool layout_right) {
+  if (layout_right) return std::make_unique<KokkosKernelsSpmv<Scalar, Kokkos::LayoutRight>>(p);
+  return std::make_unique<KokkosKernelsSpmv<Scalar, Kokkos::LayoutLeft>>(p);
 }
 
-template SpmmFactory<float> kokkos_kernels_factory<float>(bool);
-template SpmmFactory<double> kokkos_kernels_factory<double>(bool);
+template std::unique_ptr<SpmmImpl<float>> make_kokkos_kernels(const SpmmProblem<float>&, bool);
+template std::unique_ptr<SpmmImpl<double>> make_kokkos_kernels(const SpmmProblem<double>&, bool);
 
 std::string kokkos_kernels_version() {
 #ifdef KOKKOSKERNELS_VERSION

@@ -9,6 +9,8 @@
 // On a machine shared with other jobs a descheduled thread stalls a whole parallel
 // region for a time slice; rounds hit by such foreign load are discarded this way
 // instead of being averaged in (../shared/BASELINES.md: repeat or discard them).
+// A measurement whose warm-up and timed calls together pass `time_limit` seconds ends
+// there and is recorded as skipped (the limit is checked between calls).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -39,16 +41,19 @@ struct TimingPolicy {
   int max_reps = 100000;      ///< per round
   int rounds = 3;             ///< at most
   double clean_ratio = 1.25;  ///< a round with median <= clean_ratio * min is final
+  double time_limit = 30;     ///< seconds per measurement, warm-up included
 };
 
 struct Timing {
   double median = 0, min = 0, max = 0;
-  int reps = 0;        ///< reps of the reported round
-  int rounds = 0;      ///< rounds run
-  bool clean = false;  ///< the reported round met the clean_ratio criterion
+  int reps = 0;                ///< reps of the reported round
+  int rounds = 0;              ///< rounds run
+  bool clean = false;          ///< the reported round met the clean_ratio criterion
+  bool limit_reached = false;  ///< stopped at the policy's time_limit: not a result
 };
 
-/// Times `fn` (which must fence) under `policy`: warm-up, then rep by rep.
+/// Times `fn` (which must fence) under `policy`: warm-up, then rep by rep, until done or
+/// past the time limit.
 Timing measure(const std::function<void()>& fn, const TimingPolicy& policy);
 
 /// Median of a copy of `v` (v non-empty).
@@ -68,12 +73,24 @@ struct Record {
   std::int64_t max_row = 0;
   int k = 0;  ///< SpMM columns of B; 0 for bfs
   int threads = 0;
-  Timing time;           ///< median/min/max seconds per call (bfs: per source)
-  double gflops = 0;     ///< SpMM: 2 nnz k / median
-  double gteps = 0;      ///< BFS: edges / mean time per source (harmonic-mean TEPS)
+  Timing time;        ///< median/min/max seconds per call (bfs: per source)
+  double gflops = 0;  ///< SpMM: 2 nnz k / median
+  /// BFS, GAP's definition: undirected edges of the whole graph / mean time per source
+  /// (the table's GTEPS).
+  double gteps_gap = 0;
+  /// BFS, Graph500's definition: harmonic mean over the sources of the undirected edges
+  /// of the component reached / time.
+  double gteps_graph500 = 0;
   double gbps = 0;       ///< SpMM effective bandwidth, see spmm_bytes()
   double pct_triad = 0;  ///< gbps / STREAM triad
+  /// SpMM: bytes of A + B + C (spmm_footprint) and whether they exceed the last-level
+  /// cache; with nnz they place the record in its size classes (size_class()).
+  double footprint_bytes = 0;
+  bool above_llc = false;
   bool verified = false;
+  /// Why the measurement did not run or did not finish (memory, time limit, no edges,
+  /// ...); empty when it was measured. A skipped record counts as verified.
+  std::string skip_reason;
   /// mimd SpMM: wall time of the plan's inspection (SpmmPlan::inspect_seconds), made
   /// once per matrix and reused by every call; -1 for implementations without a plan.
   double inspect_s = -1;
@@ -86,6 +103,15 @@ struct Record {
 /// and written once. Real reuse of B is imperfect, so the figure is a lower bound on
 /// traffic and "effective" GB/s is an honest, comparable rate, never an overestimate.
 double spmm_bytes(std::int64_t m, std::int64_t n, std::int64_t nnz, int k, int scalar_bytes);
+/// Bytes of A, B and C together (each once): the working set compared with the
+/// last-level cache for the size classes.
+double spmm_footprint(std::int64_t m, std::int64_t n, std::int64_t nnz, int k, int scalar_bytes);
+
+/// Nonzeros from which a matrix counts as "large" in the summary's size classes.
+constexpr std::int64_t kLargeNnz = 100000;
+/// "llc+" (footprint above the last-level cache), "100k+" (at least kLargeNnz
+/// nonzeros) or "small": the table's size column.
+std::string size_class(const Record& r);
 
 // ---- machine probe ----------------------------------------------------------------------
 
@@ -123,10 +149,12 @@ struct RunOptions {
   std::vector<std::string> baselines;  ///< names of the baselines to run
   int sources = 64;
   std::uint64_t seed = 20261130;
-  int max_validated_sources = 64;  ///< BFS: sources validated per implementation
   TimingPolicy timing;
   int threads = 0;
   double triad_gbps = 0;
+  double llc_bytes = 0;     ///< last-level cache, all instances
+  double memory_bytes = 0;  ///< memory the dense operands may take (see driver.hpp)
+  std::string memory_source;
 };
 
 /// The progress line (step / note / done), shown only when stderr is a terminal.

@@ -1,6 +1,8 @@
 // mimd-bench: the interface every measured implementation (mimd's algorithms and the
-// baselines) implements. Kept apart from bench.hpp so that the heavy baseline
-// translation units (Kokkos Kernels) do not recompile when the driver changes.
+// baselines) implements, and the constructors of the baselines. Kept apart from
+// bench.hpp so that the heavy baseline translation units (Kokkos Kernels) do not
+// recompile when the driver changes. Names, labels and availability of the
+// implementations live in one place: registry.hpp.
 #pragma once
 
 #include <cstdint>
@@ -35,12 +37,9 @@ struct SpmmProblem {
   const std::vector<Scalar>* b = nullptr;
 };
 
+/// Prepares an SpMM implementation for one problem.
 template <class Scalar>
-struct SpmmFactory {
-  std::string name;
-  bool baseline = true;
-  std::function<std::unique_ptr<SpmmImpl<Scalar>>(const SpmmProblem<Scalar>&)> make;
-};
+using SpmmMaker = std::function<std::unique_ptr<SpmmImpl<Scalar>>(const SpmmProblem<Scalar>&)>;
 
 /// A BFS implementation prepared for one graph: `run` searches from `source` (and
 /// fences); `parents` returns the last search's parent array (-1 unreached).
@@ -51,20 +50,20 @@ class BfsImpl {
   virtual std::vector<std::int32_t> parents() const = 0;
 };
 
-struct BfsFactory {
-  std::string name;
-  bool baseline = true;
-  std::function<std::unique_ptr<BfsImpl>(const BfsGraph&)> make;
-};
+/// Prepares a BFS implementation for one graph.
+using BfsMaker = std::function<std::unique_ptr<BfsImpl>(const BfsGraph&)>;
+
+// ---- baselines -----------------------------------------------------------------------------
 
 /// The plain OpenMP CSR loop (always available).
 template <class Scalar>
-SpmmFactory<Scalar> plain_loop_factory();
+std::unique_ptr<SpmmImpl<Scalar>> make_plain_loop(const SpmmProblem<Scalar>& p);
 
 #ifdef MIMD_HAVE_KOKKOSKERNELS
 /// KokkosSparse::spmv with rank-2 Views, LayoutRight or LayoutLeft.
 template <class Scalar>
-SpmmFactory<Scalar> kokkos_kernels_factory(bool layout_right);
+std::unique_ptr<SpmmImpl<Scalar>> make_kokkos_kernels(const SpmmProblem<Scalar>& p,
+                                                      bool layout_right);
 std::string kokkos_kernels_version();
 #endif
 
@@ -74,9 +73,9 @@ std::string graphblas_init(int threads);
 void graphblas_finalize();
 /// GrB_mxm C += A*B, plus-times, A packed CSR, B and C full by rows.
 template <class Scalar>
-SpmmFactory<Scalar> graphblas_mxm_factory();
+std::unique_ptr<SpmmImpl<Scalar>> make_graphblas_mxm(const SpmmProblem<Scalar>& p);
 /// LAGraph-style push/pull BFS (parents) on the graph's symmetric structure.
-BfsFactory graphblas_bfs_factory();
+std::unique_ptr<BfsImpl> make_graphblas_bfs(const BfsGraph& g);
 #endif
 
 }  // namespace mimd::bench

@@ -7,6 +7,7 @@
 
 #include "bench.hpp"
 #include "mimd/spmm.hpp"
+#include "registry.hpp"
 
 namespace mimd::bench {
 
@@ -120,29 +121,18 @@ std::vector<int> ks_of(const Input& input, const RunOptions& options) {
   return input.ks.empty() ? options.ks : input.ks;
 }
 
-// Dense operands of one k must fit comfortably: B, C, the reference and the copies
-// the baselines make (GraphBLAS and Kokkos Kernels each hold their own B and C).
-bool dense_fits(std::int64_t m, std::int64_t n, int k, int scalar_bytes) {
-  const double bytes = 6.0 * static_cast<double>(m + n) * k * scalar_bytes;
-  return bytes < 6e9;
+// Memory the dense operands of one k take at the peak of a measurement: B and the
+// reference C held throughout, the implementation's own B and C (every one copies
+// them), the result copied out and its host mirror; a quarter more for the
+// allocators' slack. Only one implementation is alive at a time.
+double dense_bytes_needed(std::int64_t m, std::int64_t n, int k, int scalar_bytes) {
+  return 1.25 * static_cast<double>(2 * n + 4 * m) * k * scalar_bytes;
 }
 
-template <class Scalar>
-std::vector<SpmmFactory<Scalar>> baseline_factories(const RunOptions& options) {
-  std::vector<SpmmFactory<Scalar>> all;
-  all.push_back(plain_loop_factory<Scalar>());
-#ifdef MIMD_HAVE_KOKKOSKERNELS
-  all.push_back(kokkos_kernels_factory<Scalar>(true));
-  all.push_back(kokkos_kernels_factory<Scalar>(false));
-#endif
-#ifdef MIMD_HAVE_GRAPHBLAS
-  all.push_back(graphblas_mxm_factory<Scalar>());
-#endif
-  std::vector<SpmmFactory<Scalar>> out;
-  for (auto& f : all)
-    for (const auto& name : options.baselines)
-      if (f.name == name) out.push_back(f);
-  return out;
+std::string gigabytes(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f GB", bytes * 1e-9);
+  return buf;
 }
 
 template <class Scalar>
@@ -154,7 +144,12 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
   const RowStats st = row_stats(a);
   const char* scalar_name = std::is_same<Scalar, double>::value ? "double" : "float";
 
-  std::vector<SpmmFactory<Scalar>> impls;
+  struct Named {
+    std::string name;
+    bool baseline;
+    SpmmMaker<Scalar> make;
+  };
+  std::vector<Named> impls;
   for (const auto& name : options.spmm_algorithms) {
     const SpmmAlgorithm alg = spmm_algorithm_from_string(name);
     impls.push_back(
@@ -163,7 +158,10 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
            return std::make_unique<MimdSpmm<Scalar>>(ctx, a_dev, *p.b, p.k, alg);
          }});
   }
-  for (auto& f : baseline_factories<Scalar>(options)) impls.push_back(f);
+  for (const auto& name : options.baselines) {
+    const ImplInfo* info = find_impl(name);
+    if (info->kernel == "spmm") impls.push_back({name, true, info->spmm_maker<Scalar>()});
+  }
 
   for (int k : ks_of(input, options)) {
     Record base;
@@ -178,15 +176,20 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
     base.max_row = st.max_row;
     base.k = k;
     base.threads = ctx.num_threads();
+    base.footprint_bytes = spmm_footprint(a.nrows, a.ncols, a.nnz(), k, sizeof(Scalar));
+    base.above_llc = options.llc_bytes > 0 && base.footprint_bytes > options.llc_bytes;
+    base.verified = true;  // until something fails
 
-    if (!dense_fits(a.nrows, a.ncols, k, sizeof(Scalar))) {
+    const double need = dense_bytes_needed(a.nrows, a.ncols, k, sizeof(Scalar));
+    if (need > options.memory_bytes) {
       for (const auto& f : impls) {
         progress.step("spmm " + input.name + " k=" + std::to_string(k) + " " + f.name);
         Record r = base;
         r.impl = f.name;
         r.baseline = f.baseline;
-        r.verified = true;  // nothing ran, nothing failed
-        r.note = "skipped: dense operands too large for this machine";
+        r.skip_reason = "dense operands need " + gigabytes(need) + ", " +
+                        gigabytes(options.memory_bytes) + " available (" + options.memory_source +
+                        ")";
         records.push_back(r);
       }
       continue;
@@ -220,8 +223,15 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
           r.verified = false;
           r.note = "verification failed: " + err;
         } else {
-          r.verified = true;
           r.time = measure([&] { impl->run(); }, options.timing);
+        }
+        if (r.time.limit_reached) {
+          char why[96];
+          std::snprintf(why, sizeof why, "time limit %.3g s reached after %d timed calls",
+                        options.timing.time_limit, r.time.reps);
+          r.skip_reason = why;
+          r.time = Timing{};
+        } else if (r.verified) {
           r.gflops = flops / r.time.median * 1e-9;
           r.gbps = bytes / r.time.median * 1e-9;
           r.pct_triad = options.triad_gbps > 0 ? 100.0 * r.gbps / options.triad_gbps : 0;
@@ -247,7 +257,7 @@ void bench_one_precision(const ExecutionContext& ctx, const Input& input,
 int spmm_steps(const Input& input, const RunOptions& options) {
   int impls = static_cast<int>(options.spmm_algorithms.size());
   for (const auto& b : options.baselines)
-    if (b == "omp_loop" || b == "kk_right" || b == "kk_left" || b == "graphblas") ++impls;
+    if (find_impl(b)->kernel == "spmm") ++impls;
   const int precisions = (options.run_double ? 1 : 0) + (options.run_float ? 1 : 0);
   return precisions * static_cast<int>(ks_of(input, options).size()) * impls;
 }

@@ -24,13 +24,18 @@ double median_of(std::vector<double> v) {
 
 Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
   // Warm-up: at least one call (page faults, plans, caches), then until warmup_seconds.
+  Timing best;
   const double w0 = now();
+  auto past_limit = [&] { return now() - w0 > policy.time_limit; };
   do {
     fn();
+    if (past_limit()) {
+      best.limit_reached = true;
+      return best;
+    }
   } while (now() - w0 < policy.warmup_seconds);
 
   const int rounds = std::max(1, policy.rounds);
-  Timing best;
   for (int round = 0; round < rounds; ++round) {
     std::vector<double> t;
     double total = 0;
@@ -41,6 +46,11 @@ Timing measure(const std::function<void()>& fn, const TimingPolicy& policy) {
       const double dt = now() - t0;
       t.push_back(dt);
       total += dt;
+      if (past_limit()) {
+        best.limit_reached = true;
+        best.reps = static_cast<int>(t.size());
+        return best;
+      }
     }
     const double med = median_of(t);
     if (round == 0 || med < best.median) {
@@ -62,6 +72,14 @@ double spmm_bytes(std::int64_t m, std::int64_t n, std::int64_t nnz, int k, int s
   const double b = static_cast<double>(n) * k * scalar_bytes;
   const double c = 2.0 * static_cast<double>(m) * k * scalar_bytes;
   return a + b + c;
+}
+
+double spmm_footprint(std::int64_t m, std::int64_t n, std::int64_t nnz, int k, int scalar_bytes) {
+  return spmm_bytes(m, n, nnz, k, scalar_bytes) - static_cast<double>(m) * k * scalar_bytes;
+}
+
+std::string size_class(const Record& r) {
+  return r.above_llc ? "llc+" : r.nnz >= kLargeNnz ? "100k+" : "small";
 }
 
 // STREAM (McCalpin): copy c = a (16 bytes/element), triad a = b + s*c (24 bytes/element),

@@ -1,5 +1,6 @@
 // Execution layer: topology discovery, thread binding, tuning profiles.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
@@ -76,6 +77,55 @@ TEST(Context, OneBoundThreadPerCoreByDefault) {
   std::sort(cores.begin(), cores.end());
   EXPECT_EQ(std::unique(cores.begin(), cores.end()), cores.end()) << "two threads on one core";
   EXPECT_EQ(ctx.backend(), Kokkos::DefaultExecutionSpace::name());
+}
+
+// The CPUs in a cpuset list such as "0-3,8" (hwloc's list format, OS indices).
+std::vector<int> cpus_of(const std::string& list) {
+  std::vector<int> cpus;
+  std::size_t pos = 0;
+  while (pos < list.size()) {
+    const std::size_t end = std::min(list.find(',', pos), list.size());
+    const std::string part = list.substr(pos, end - pos);
+    const std::size_t dash = part.find('-');
+    const int first = std::stoi(part.substr(0, dash));
+    const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+    for (int c = first; c <= last; ++c) cpus.push_back(c);
+    pos = end + 1;
+  }
+  return cpus;
+}
+
+// The binding must hold for the threads that run Kokkos' host kernels, whatever the
+// backend (OpenMP, Threads): seen from inside a Kokkos parallel_for, each pool thread's
+// affinity is exactly the cpuset the context recorded for it.
+TEST(Context, KokkosHostThreadsRunWhereTheyAreBound) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  const auto& ctx = mimd::testing::context();
+  const int n = ctx.num_threads();
+  ASSERT_EQ(Host().concurrency(), n);
+  std::vector<std::vector<int>> affinity(static_cast<std::size_t>(n));
+  std::vector<char> seen(static_cast<std::size_t>(n), 0);
+  for (int round = 0; round < 8 && std::count(seen.begin(), seen.end(), 1) < n; ++round) {
+    Kokkos::parallel_for(
+        Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Static>>(0, n).set_chunk_size(1),
+        [&](int) {
+          const auto t = static_cast<std::size_t>(Host::impl_hardware_thread_id());
+          if (t >= seen.size()) return;
+          cpu_set_t mask;
+          CPU_ZERO(&mask);
+          if (sched_getaffinity(0, sizeof mask, &mask) == 0)
+            for (int c = 0; c < CPU_SETSIZE; ++c)
+              if (CPU_ISSET(c, &mask)) affinity[t].push_back(c);
+          seen[t] = 1;
+        });
+    Kokkos::fence();
+  }
+  for (int t = 0; t < n; ++t) {
+    const auto& b = ctx.bindings()[static_cast<std::size_t>(t)];
+    ASSERT_TRUE(seen[static_cast<std::size_t>(t)]) << "Kokkos thread " << t << " never ran";
+    EXPECT_EQ(affinity[static_cast<std::size_t>(t)], cpus_of(b.cpuset))
+        << "Kokkos thread " << t << " of " << Host::name() << " is not bound to " << b.cpuset;
+  }
 }
 
 TEST(Context, SecondContextSharesTheRuntime) {

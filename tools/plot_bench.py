@@ -7,12 +7,15 @@ Writes into DIR (default: next to the JSON file):
   spmm_gflops_k<K>.png  GFLOP/s per matrix per implementation at one k
   roofline.png          every SpMM measurement on the memory roofline (STREAM triad)
   bfs_gteps.png         BFS GTEPS per graph per implementation
-  speedup.png           geometric-mean speedup of lssm and auto over each baseline, per k
+  speedup.png           geometric-mean speedup of the headline implementations over each
+                        baseline, per k, over every matrix of the run (the summary's
+                        size class "all")
+Implementation names and labels come from the result's "registry" (mimd-bench writes
+it: one entry per implementation with its kernel, kind ours/baseline and label).
 Only the Python standard library and gnuplot are needed.
 """
 import argparse
 import json
-import math
 import os
 import shutil
 import subprocess
@@ -20,7 +23,17 @@ import sys
 import tempfile
 from collections import defaultdict
 
-BASELINES = ["omp_loop", "kk_right", "kk_left", "graphblas"]
+
+
+def registry_names(doc, kernel, ours, headline=False):
+    """Names of the registry entries of `kernel`, ours or baselines, in registry order."""
+    return [e["name"] for e in doc["registry"]
+            if e["kernel"] == kernel and (e["kind"] == "ours") == ours
+            and (not headline or e["headline"])]
+
+
+def labels(doc):
+    return {e["name"]: e["label"] for e in doc["registry"]}
 
 
 def gnuplot(script, workdir):
@@ -31,7 +44,7 @@ def timed(r):
     return r.get("verified") and r.get("median_s", 0) > 0
 
 
-def clustered(records, rate, groups, impls, ylabel, title, png, workdir, log=True):
+def clustered(records, rate, groups, impls, ylabel, title, png, workdir, label, log=True):
     """One cluster of bars per group (input), one bar per implementation."""
     table = defaultdict(dict)
     for r in records:
@@ -47,7 +60,8 @@ def clustered(records, rate, groups, impls, ylabel, title, png, workdir, log=Tru
             f.write('"%s" ' % g + " ".join("%.6g" % v if v else "NaN" for v in vals) + "\n")
     width = max(900, 40 * len(rows) * max(1, len(impls)) // 3)
     plots = ", ".join(
-        "'%s' using %d:xtic(1) title '%s'" % (dat, c + 2, impls[c]) for c in range(len(impls)))
+        "'%s' using %d:xtic(1) title '%s'" % (dat, c + 2, label[impls[c]])
+        for c in range(len(impls)))
     gnuplot("""
 set terminal pngcairo noenhanced size %d,560 font ',9'
 set output '%s'
@@ -80,6 +94,7 @@ def main():
     ctx, recs = doc.get("context", {}), doc.get("records", [])
     out = os.path.abspath(args.out or os.path.dirname(os.path.abspath(args.json)))
     os.makedirs(out, exist_ok=True)
+    label = labels(doc)
     threads = ctx.get("threads", "?")
     cpu = ctx.get("topology", {}).get("cpu_model", "")
     triad = ctx.get("stream", {}).get("triad_gbps", 0)
@@ -98,7 +113,8 @@ def main():
                 inputs.append(r["input"])
         png = os.path.join(out, "spmm_gflops_k%d.png" % args.k)
         if clustered(atk, "gflops", inputs, impls, "GFLOP/s",
-                     "SpMM %s, k = %d, %s threads, %s" % (args.scalar, args.k, threads, cpu), png, tmp):
+                     "SpMM %s, k = %d, %s threads, %s" % (args.scalar, args.k, threads, cpu), png, tmp,
+                     label):
             made.append(png)
         # 2. roofline
         if spmm:
@@ -109,7 +125,7 @@ def main():
                     for r in spmm:
                         if r["impl"] == impl and r.get("gbps", 0) > 0:
                             f.write("%.6g %.6g\n" % (r["gflops"] / r["gbps"], r["gflops"]))
-                lines.append("'%s' using 1:2 with points pt 7 ps 0.7 title '%s'" % (dat, impl))
+                lines.append("'%s' using 1:2 with points pt 7 ps 0.7 title '%s'" % (dat, label[impl]))
             roof = "x*%g" % triad if triad else "1/0"
             if args.peak:
                 roof = "(x*%g < %g ? x*%g : %g)" % (triad, args.peak, triad, args.peak)
@@ -135,37 +151,32 @@ plot %s lw 2 lc rgb 'black' title 'triad x intensity', %s
             if r["input"] not in graphs:
                 graphs.append(r["input"])
         png = os.path.join(out, "bfs_gteps.png")
-        if clustered(bfs, "gteps", graphs, bimpls, "GTEPS",
-                     "BFS, %s threads, harmonic-mean TEPS over the sources" % threads, png, tmp):
+        if clustered(bfs, "gteps_gap", graphs, bimpls, "GTEPS (GAP: graph edges / mean time)",
+                     "BFS, %s threads, %s sources per graph" % (
+                         threads, ctx.get("timing", {}).get("bfs_sources", "?")), png, tmp, label):
             made.append(png)
-        # 4. speedup bars: geometric mean over the real datasets, per k
-        real = [r for r in spmm if r["input_kind"] == "real"]
-        by = {(r["input"], r["k"], r["impl"]): r for r in real}
-        ks = sorted({r["k"] for r in real})
+        # 4. speedup bars: the summary's geometric means over every matrix, per k
+        mine = registry_names(doc, "spmm", True, headline=True)
+        bases = registry_names(doc, "spmm", False)
+        geo = {(m["impl"], m["baseline"], m["k"]): m["value"] for m in doc.get("summary", [])
+               if m["metric"] == "spmm_geomean_speedup" and m["class"] == "all"}
+        ks = sorted({key[2] for key in geo})
+        cols = [(m, b) for m in mine for b in bases if any((m, b, k) in geo for k in ks)]
         dat = os.path.join(tmp, "speedup.dat")
-        cols = []
         with open(dat, "w") as f:
-            for mine in ("lssm", "auto"):
-                for b in BASELINES:
-                    cols.append("%s/%s" % (mine, b))
-            f.write("k " + " ".join(cols) + "\n")
+            f.write("k " + " ".join("%s/%s" % c for c in cols) + "\n")
             for k in ks:
-                vals = []
-                for mine in ("lssm", "auto"):
-                    for b in BASELINES:
-                        logs = [math.log(r["gflops"] / by[(r["input"], k, b)]["gflops"])
-                                for r in real if r["k"] == k and r["impl"] == mine
-                                and (r["input"], k, b) in by]
-                        vals.append("%.4g" % math.exp(sum(logs) / len(logs)) if logs else "NaN")
-                f.write("k=%d " % k + " ".join(vals) + "\n")
+                f.write("k=%d " % k + " ".join(
+                    "%.4g" % geo[(m, b, k)] if (m, b, k) in geo else "NaN" for m, b in cols) + "\n")
         if ks:
             png = os.path.join(out, "speedup.png")
-            plots = ", ".join("'%s' using %d:xtic(1) title '%s'" % (dat, c + 2, cols[c])
+            plots = ", ".join("'%s' using %d:xtic(1) title '%s vs %s'"
+                              % (dat, c + 2, cols[c][0], label[cols[c][1]])
                               for c in range(len(cols)))
             gnuplot("""
 set terminal pngcairo noenhanced size 1000,560 font ',9'
 set output '%s'
-set title 'mimd SpMM speedup, geometric mean over the real datasets (%s, %s threads)'
+set title 'mimd SpMM speedup, geometric mean over every matrix of the run (double, %s threads)'
 set ylabel 'speedup (x)'
 set style data histogram
 set style histogram clustered gap 1
@@ -174,7 +185,7 @@ set key outside right top
 set grid ytics
 set yrange [0:*]
 plot %s, 1 with lines lc rgb 'black' notitle
-""" % (png, args.scalar, threads, plots), tmp)
+""" % (png, threads, plots), tmp)
             made.append(png)
     for m in made:
         print(m)

@@ -2,10 +2,10 @@
 #include "mimd/context.hpp"
 
 #include <hwloc.h>
-#include <omp.h>
 #include <sched.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <mutex>
 #include <sstream>
@@ -16,6 +16,19 @@ namespace mimd {
 
 namespace {
 
+#ifdef KOKKOS_ENABLE_THREADS
+// Kokkos::Threads sizes its pool from the process' hwloc binding, which an OpenMP runtime
+// under OMP_PROC_BIND has narrowed to one place by now (its initial thread is this one):
+// the calling thread is let loose on the allowed PUs first; bind_host_pool binds the pool.
+void release_calling_thread() {
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return;
+  if (hwloc_topology_load(topo) == 0)
+    hwloc_set_cpubind(topo, hwloc_topology_get_allowed_cpuset(topo), HWLOC_CPUBIND_THREAD);
+  hwloc_topology_destroy(topo);
+}
+#endif
+
 // The Kokkos runtime is process-wide by nature: initialise it once if the caller has
 // not, and finalise it at exit (Kokkos 4 cannot be initialised twice).
 bool ensure_kokkos(int num_threads) {
@@ -23,6 +36,9 @@ bool ensure_kokkos(int num_threads) {
   static bool owned = false;
   std::lock_guard<std::mutex> lock(mutex);
   if (Kokkos::is_initialized()) return owned;
+#ifdef KOKKOS_ENABLE_THREADS
+  release_calling_thread();
+#endif
 #if KOKKOS_VERSION >= 30700
   Kokkos::InitializationSettings settings;
   if (num_threads > 0) settings.set_num_threads(num_threads);
@@ -47,6 +63,69 @@ std::string cpuset_text(hwloc_const_cpuset_t set) {
   std::string out = s ? s : "";
   std::free(s);
   return out;
+}
+
+// Binds the threads of Kokkos' host execution space (OpenMP, Threads or Serial: the pool
+// the host kernels run on, whatever the backend) one per slot with hwloc, then reads back
+// where each one runs. The work runs inside Kokkos itself: a parallel_for of one item per
+// pool thread, each thread keyed by its id in the pool. Static scheduling with chunks of
+// one hands every thread its item; a thread that got none is caught by a further round.
+std::vector<ThreadBinding> bind_host_pool(int num_threads, BindPolicy bind) {
+  using Host = Kokkos::DefaultHostExecutionSpace;
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
+    throw RuntimeFailure("hwloc: cannot load the topology for binding");
+  const hwloc_obj_type_t slot_type =
+      bind == BindPolicy::PUs || hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) <= 0
+          ? HWLOC_OBJ_PU
+          : HWLOC_OBJ_CORE;
+  const int nslots = hwloc_get_nbobjs_by_type(topo, slot_type);
+  const auto n = static_cast<std::size_t>(num_threads);
+  std::vector<ThreadBinding> bindings(n);
+  std::vector<char> reached(n, 0), refused(n, 0);
+  const auto bind_calling_thread = [&](int) {
+    const auto t = static_cast<std::size_t>(Host::impl_hardware_thread_id());
+    if (t >= n) return;
+    ThreadBinding& b = bindings[t];
+    b.thread = static_cast<int>(t);
+    if (bind != BindPolicy::None && nslots > 0) {
+      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, slot_type, static_cast<unsigned>(t) % nslots);
+      refused[t] = hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_THREAD) != 0;
+      hwloc_obj_t core = slot_type == HWLOC_OBJ_CORE
+                             ? obj
+                             : hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, obj);
+      b.bound_core = static_cast<int>((core ? core : obj)->logical_index);
+    }
+    hwloc_cpuset_t set = hwloc_bitmap_alloc();
+    hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
+    b.cpuset = cpuset_text(set);
+    sched_yield();
+    b.observed_pu = sched_getcpu();
+    b.verified =
+        b.observed_pu >= 0 && hwloc_bitmap_isset(set, static_cast<unsigned>(b.observed_pu));
+    hwloc_bitmap_free(set);
+    reached[t] = 1;
+  };
+  const int max_rounds = 8;
+  for (int round = 0;
+       round < max_rounds && std::count(reached.begin(), reached.end(), 1) < num_threads; ++round) {
+    Kokkos::parallel_for("mimd::bind_host_pool",
+                         Kokkos::RangePolicy<Host, Kokkos::Schedule<Kokkos::Static>>(0, num_threads)
+                             .set_chunk_size(1),
+                         bind_calling_thread);
+    Kokkos::fence();
+  }
+  hwloc_topology_destroy(topo);
+  const auto missed = std::count(reached.begin(), reached.end(), 0);
+  if (missed > 0)
+    throw RuntimeFailure("ExecutionContext: " + std::to_string(missed) + " of " +
+                         std::to_string(num_threads) + " threads of Kokkos::" + Host::name() +
+                         " took no binding work item in " + std::to_string(max_rounds) + " rounds");
+  const auto failures = std::count(refused.begin(), refused.end(), 1);
+  if (failures > 0)
+    throw RuntimeFailure("ExecutionContext: hwloc refused to bind " + std::to_string(failures) +
+                         " of " + std::to_string(num_threads) + " threads");
+  return bindings;
 }
 
 }  // namespace
@@ -77,47 +156,7 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
   s.owns_kokkos = ensure_kokkos(requested);
   s.num_threads = Kokkos::DefaultHostExecutionSpace().concurrency();
 
-  // Bind the host pool's threads (those Kokkos' OpenMP backend runs on) with hwloc,
-  // then verify where each one actually runs.
-  hwloc_topology_t topo;
-  if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
-    throw RuntimeFailure("hwloc: cannot load the topology for binding");
-  const hwloc_obj_type_t slot_type =
-      options.bind == BindPolicy::PUs || hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE) <= 0
-          ? HWLOC_OBJ_PU
-          : HWLOC_OBJ_CORE;
-  const int nslots = hwloc_get_nbobjs_by_type(topo, slot_type);
-  s.bindings.assign(static_cast<std::size_t>(s.num_threads), ThreadBinding{});
-  int failures = 0;
-#pragma omp parallel num_threads(s.num_threads) reduction(+ : failures)
-  {
-    const int t = omp_get_thread_num();
-    ThreadBinding& b = s.bindings[static_cast<std::size_t>(t)];
-    b.thread = t;
-    hwloc_cpuset_t set = hwloc_bitmap_alloc();
-    if (options.bind != BindPolicy::None && nslots > 0) {
-      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, slot_type, static_cast<unsigned>(t % nslots));
-      if (hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_THREAD) != 0) ++failures;
-      b.bound_core = slot_type == HWLOC_OBJ_CORE ? static_cast<int>(obj->logical_index) : -1;
-      if (slot_type == HWLOC_OBJ_PU) {
-        hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, obj);
-        b.bound_core =
-            core ? static_cast<int>(core->logical_index) : static_cast<int>(obj->logical_index);
-      }
-    }
-    hwloc_get_cpubind(topo, set, HWLOC_CPUBIND_THREAD);
-    b.cpuset = cpuset_text(set);
-    sched_yield();
-    b.observed_pu = sched_getcpu();
-    b.verified =
-        b.observed_pu >= 0 && hwloc_bitmap_isset(set, static_cast<unsigned>(b.observed_pu));
-    hwloc_bitmap_free(set);
-  }
-  hwloc_topology_destroy(topo);
-  if (failures > 0)
-    throw RuntimeFailure("ExecutionContext: hwloc refused to bind " + std::to_string(failures) +
-                         " of " + std::to_string(s.num_threads) + " threads");
-
+  s.bindings = bind_host_pool(s.num_threads, options.bind);
   s.tuning = default_profile(s.topology, backend());
   if (!options.profile_path.empty()) s.tuning = load_profile(options.profile_path, s.tuning);
 }
