@@ -20,18 +20,23 @@ int parse_command_line(int argc, char** argv, Config& config) {
   app.add_flag("--list", c.list_only, "list the inputs the run would use, and exit");
   app.add_option("--kernels", c.kernels, "kernels to run: spmm, bfs")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->check(CLI::IsMember({"spmm", "bfs"}));
   app.add_option("--k", c.ks, "SpMM k values (default 1,8,32,128; --quick 1,32)")
       ->delimiter(',')
+      ->allow_extra_args(false)
       ->check(CLI::PositiveNumber);
   app.add_option("--algorithms", c.algorithms,
                  "mimd SpMM algorithms (default: every one except reference)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   app.add_option("--bfs-algorithms", c.bfs_algorithms,
                  "mimd BFS algorithms (default: every one except reference)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   app.add_option("--baselines", c.baselines, "baselines (default: all in this build)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   app.add_option("--threads", c.threads, "worker threads (default: one per core)");
   app.add_option("--sources", c.sources, "BFS sources per graph")->check(CLI::PositiveNumber);
   app.add_option("--seed", c.seed, "seed of the BFS source choice");

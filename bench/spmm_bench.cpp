@@ -104,8 +104,14 @@ std::string verify(const HostCsr<Scalar>& a, int k, const std::vector<Scalar>& b
     const double tol = (len + 1) * eps * rowabs * bmax;
     for (int j = 0; j < k; ++j) {
       const std::size_t idx = static_cast<std::size_t>(i) * k + j;
-      const double diff = std::abs(static_cast<double>(got[idx]) - static_cast<double>(ref[idx]));
-      if (!(diff <= tol)) {
+      const double g = static_cast<double>(got[idx]), r = static_cast<double>(ref[idx]);
+      // NaN or Inf (in A, or overflow): no error bound applies; both must be NaN, or
+      // the same infinity.
+      const double diff = std::abs(g - r);
+      const bool agree = std::isfinite(r) && std::isfinite(g)
+                             ? diff <= tol
+                             : (std::isnan(r) && std::isnan(g)) || r == g;
+      if (!agree) {
         std::ostringstream os;
         os.precision(17);
         os << "C(" << i << "," << j << ") = " << got[idx] << ", reference " << ref[idx]

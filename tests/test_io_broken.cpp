@@ -16,6 +16,7 @@ namespace {
 using mimd::ParseError;
 using mimd::ParseErrorKind;
 using mimd::testing::gzip;
+using mimd::testing::parse_error_of;
 using mimd::testing::tar;
 using mimd::testing::TempDir;
 using mimd::testing::write_file;
@@ -35,22 +36,12 @@ ParseErrorKind kind_named(const std::string& name) {
       {"TooManyEntries", ParseErrorKind::TooManyEntries},
       {"Truncated", ParseErrorKind::Truncated},
       {"BadArchive", ParseErrorKind::BadArchive},
+      {"NotText", ParseErrorKind::NotText},
+      {"TooLarge", ParseErrorKind::TooLarge},
   };
   const auto it = kinds.find(name);
   if (it == kinds.end()) throw std::runtime_error("unknown ParseErrorKind in TABLE.tsv: " + name);
   return it->second;
-}
-
-// Runs `read` and returns the ParseError it raises.
-template <class Read>
-ParseError error_of(Read read) {
-  try {
-    read();
-  } catch (const ParseError& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no ParseError raised";
-  return ParseError("", 0, ParseErrorKind::BadCache, "none");
 }
 
 // Reads `path` with the reader its extension names (.txt, .txt.gz: SNAP) and returns
@@ -59,8 +50,8 @@ ParseError error_reading(const std::string& path) {
   mimd::ReadOptions opt;
   opt.progress = false;
   const bool snap = path.find(".txt") != std::string::npos;
-  if (snap) return error_of([&] { mimd::read_snap(path, opt); });
-  return error_of([&] { mimd::read_matrix_market<double>(path, opt); });
+  if (snap) return parse_error_of([&] { mimd::read_snap(path, opt); });
+  return parse_error_of([&] { mimd::read_matrix_market<double>(path, opt); });
 }
 
 void expect_error(const ParseError& e, const std::string& file, ParseErrorKind kind,

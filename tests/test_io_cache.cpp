@@ -1,11 +1,13 @@
-// The binary CSR cache: created on the first load, reused on the next, rebuilt when
-// the source changes (mtime, size, or leading bytes), rebuilt when corrupt (never
-// trusted), kept apart per reader variant, and placed in $MIMD_CACHE_DIR when the
-// source's folder is read-only.
+// The binary CSR cache: created on the first load in the cache folder ($MIMD_CACHE_DIR
+// here), never beside the data, reused on the next, rebuilt when the source changes
+// (mtime, size, leading or trailing bytes), rebuilt when corrupt or forged (never
+// trusted), kept apart per reader variant; a read-only data folder is the normal case.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
+#include <cstring>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -49,6 +51,51 @@ void expect_same(const HostCsr<double>& a, const HostCsr<double>& b) {
   }
 }
 
+// Points MIMD_CACHE_DIR at a fresh temporary folder for the life of the object.
+class CacheDir {
+ public:
+  CacheDir() : env_("MIMD_CACHE_DIR", dir_.path()) {}
+  /// The files in the folder.
+  std::vector<std::string> files() const {
+    std::vector<std::string> out;
+    for (const auto& e : std::filesystem::directory_iterator(dir_.path()))
+      out.push_back(e.path().string());
+    return out;
+  }
+  /// The one cache file of `variant` (fails the test when there is not exactly one).
+  std::string cache_of(const std::string& variant) const {
+    std::vector<std::string> found;
+    for (const auto& f : files())
+      if (f.size() > variant.size() + 8 &&
+          f.compare(f.size() - variant.size() - 8, std::string::npos, variant + ".mimdcsr") == 0)
+        found.push_back(f);
+    EXPECT_EQ(found.size(), 1u) << variant;
+    return found.empty() ? std::string() : found[0];
+  }
+
+ private:
+  TempDir dir_;
+  mimd::testing::ScopedEnv env_;
+};
+
+// A source file m.mtx holding kMatrix, its cache going to a fresh MIMD_CACHE_DIR.
+struct Source {
+  TempDir dir;
+  CacheDir caches;
+  std::string src = dir.file("m.mtx");
+  Source() {
+    mimd::testing::context();
+    write_file(src, kMatrix);
+  }
+};
+
+// The number of entries in folder `dir`.
+int count_files(const std::string& dir) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) n += !e.path().empty();
+  return n;
+}
+
 // Sets the modification time of `path` to `seconds` after the epoch.
 void set_mtime(const std::string& path, long seconds) {
   const timespec t[2] = {{seconds, 0}, {seconds, 0}};
@@ -56,16 +103,14 @@ void set_mtime(const std::string& path, long seconds) {
 }
 
 TEST(IoCache, CreatedThenReused) {
-  mimd::testing::context();
-  TempDir dir;
-  const std::string src = dir.file("m.mtx");
-  write_file(src, kMatrix);
+  Source s;
+  const std::string& src = s.src;
   LoadStats st;
   const auto a = load(src, st);
   EXPECT_FALSE(st.from_cache);
   EXPECT_EQ(st.bytes, kMatrix.size());
   EXPECT_GT(st.cache_bytes, 0u);
-  ASSERT_TRUE(std::filesystem::exists(src + ".mm-f64.mimdcsr"));
+  EXPECT_NE(s.caches.cache_of("mm-f64").find("/m.mtx-"), std::string::npos);
   mimd::MatrixMarketInfo info;
   const auto b = load(src, st, &info);
   EXPECT_TRUE(st.from_cache);
@@ -76,20 +121,14 @@ TEST(IoCache, CreatedThenReused) {
   EXPECT_EQ(info.field, "real");
   EXPECT_EQ(info.entries_stored, 5);
   EXPECT_EQ(info.rows, 4);
-  // No temporary file is left behind.
-  int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
-    (void)e;
-    ++files;
-  }
-  EXPECT_EQ(files, 2);
+  // Nothing beside the data; no temporary file left behind.
+  EXPECT_EQ(count_files(s.dir.path()), 1);
+  EXPECT_EQ(s.caches.files().size(), 1u);
 }
 
 TEST(IoCache, RebuiltWhenTheSourceChanges) {
-  mimd::testing::context();
-  TempDir dir;
-  const std::string src = dir.file("m.mtx");
-  write_file(src, kMatrix);
+  Source s;
+  const std::string& src = s.src;
   set_mtime(src, 1000000000);
   LoadStats st;
   load(src, st);
@@ -123,13 +162,11 @@ TEST(IoCache, RebuiltWhenTheSourceChanges) {
 }
 
 TEST(IoCache, CorruptCacheIsRebuiltNeverTrusted) {
-  mimd::testing::context();
-  TempDir dir;
-  const std::string src = dir.file("m.mtx");
-  const std::string cache = src + ".mm-f64.mimdcsr";
-  write_file(src, kMatrix);
+  Source s;
+  const std::string& src = s.src;
   LoadStats st;
   const auto good = load(src, st);
+  const std::string cache = s.caches.cache_of("mm-f64");
   const std::string pristine = read_file(cache);
   ASSERT_GT(pristine.size(), 300u);
   // Flip one byte every 11 (header, row_map, entries, values) and the last one, then
@@ -164,6 +201,7 @@ TEST(IoCache, CorruptCacheIsRebuiltNeverTrusted) {
 TEST(IoCache, VariantsAreKeptApart) {
   mimd::testing::context();
   TempDir dir;
+  CacheDir caches;
   const std::string src = dir.file("g.txt");
   write_file(src, "0 1\n1 2\n");
   auto opt = cached();
@@ -190,36 +228,81 @@ TEST(IoCache, VariantsAreKeptApart) {
   mimd::read_matrix_market<double>(m, cached(), nullptr, &st);
   mimd::read_matrix_market<float>(m, cached(), nullptr, &st);
   EXPECT_FALSE(st.from_cache);
-  EXPECT_TRUE(std::filesystem::exists(m + ".mm-f32.mimdcsr"));
+  EXPECT_NE(caches.cache_of("mm-f32").find("/m.mtx-"), std::string::npos);
   mimd::read_matrix<float>(m, cached(), &st);
   EXPECT_TRUE(st.from_cache);
 }
 
-TEST(IoCache, ReadOnlyFolderUsesMimdCacheDir) {
+TEST(IoCache, ReadOnlyDataFolderIsTheNormalCase) {
   mimd::testing::context();
-  TempDir data, caches;
+  TempDir data;
+  CacheDir caches;
   const std::string src = data.file("m.mtx");
   write_file(src, kMatrix);
   ASSERT_EQ(::chmod(data.path().c_str(), 0555), 0);
-  const char* old = std::getenv("MIMD_CACHE_DIR");
-  const std::string saved = old ? old : "";
-  ::setenv("MIMD_CACHE_DIR", caches.path().c_str(), 1);
   LoadStats st;
   const auto a = load(src, st);
   EXPECT_FALSE(st.from_cache);
   const auto b = load(src, st);
   EXPECT_TRUE(st.from_cache);
   expect_same(a, b);
-  EXPECT_FALSE(std::filesystem::exists(src + ".mm-f64.mimdcsr"));
-  int cache_files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(caches.path()))
-    cache_files += e.path().string().find("m.mtx-") != std::string::npos;
-  EXPECT_EQ(cache_files, 1);
-  if (old)
-    ::setenv("MIMD_CACHE_DIR", saved.c_str(), 1);
-  else
-    ::unsetenv("MIMD_CACHE_DIR");
+  EXPECT_EQ(count_files(data.path()), 1);
+  EXPECT_EQ(caches.files().size(), 1u);
   ::chmod(data.path().c_str(), 0755);
+}
+
+// Same size and mtime, same first 64 KiB, another last byte: the tail checksum catches it.
+TEST(IoCache, RebuiltWhenOnlyTheTailChanges) {
+  mimd::testing::context();
+  TempDir dir;
+  CacheDir caches;
+  const std::string src = dir.file("m.mtx");
+  const std::string padding = "%" + std::string(70000, 'p') + "\n";
+  write_file(src, kMatrix + padding + "% 1\n");
+  set_mtime(src, 1000000000);
+  LoadStats st;
+  load(src, st);
+  load(src, st);
+  ASSERT_TRUE(st.from_cache);
+  write_file(src, kMatrix + padding + "% 2\n");
+  set_mtime(src, 1000000000);
+  load(src, st);
+  EXPECT_FALSE(st.from_cache);
+}
+
+// Found by trying the tools: a header forged with nnz = (2^64 + 8) / 12 and valid CRCs
+// made nnz * 12 wrap to 8, passed the size check and let a Kokkos allocation error
+// escape cache_load (documented never to throw).
+TEST(IoCache, ForgedNnzThatWrapsTheSizeCheckIsNotTrusted) {
+  Source s;
+  const std::string& src = s.src;
+  LoadStats st;
+  const auto good = load(src, st);
+  const std::string cache = s.caches.cache_of("mm-f64");
+  std::string forged = read_file(cache);
+  // Header layout (version 2): nrows at 72, nnz at 88, payload_bytes at 200, the
+  // header CRC at 212 over the bytes before it, 216 bytes in all; payload CRC at 36.
+  constexpr std::size_t kHeader = 216;
+  ASSERT_GT(forged.size(), kHeader);
+  std::int64_t nrows = 0;
+  std::memcpy(&nrows, &forged[72], 8);
+  ASSERT_EQ(nrows, 4);
+  const std::uint64_t nnz = 1537228672809129302ull;  // (2^64 + 8) / 12
+  ASSERT_EQ(nnz * 12, 8u);                           // wraps
+  const std::uint64_t payload = static_cast<std::uint64_t>(nrows + 1) * 8 + nnz * 12;
+  forged.resize(kHeader + payload);
+  std::memcpy(&forged[88], &nnz, 8);
+  std::memcpy(&forged[200], &payload, 8);
+  const auto payload_crc = static_cast<std::uint32_t>(crc32(
+      0, reinterpret_cast<const Bytef*>(forged.data() + kHeader), static_cast<uInt>(payload)));
+  std::memcpy(&forged[36], &payload_crc, 4);
+  const auto header_crc =
+      static_cast<std::uint32_t>(crc32(0, reinterpret_cast<const Bytef*>(forged.data()), 212));
+  std::memcpy(&forged[212], &header_crc, 4);
+  write_file(cache, forged);
+  const auto a = load(src, st);
+  EXPECT_FALSE(st.from_cache);
+  expect_same(a, good);
 }
 
 }  // namespace

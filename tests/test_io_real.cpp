@@ -125,16 +125,14 @@ TEST(IoReal, CaGrQcSameGraphInBothReaders) {
 }
 
 // Throughput of the reader on the largest inputs, cold and from the binary cache
-// (the cache goes to a temporary $MIMD_CACHE_DIR: the shared folder is read-only).
+// (the cache goes to a fresh $MIMD_CACHE_DIR, so that the first load is cold).
 // Prints the figures; asserts only that the cache is used and gives the same matrix.
 TEST(IoReal, LoadThroughputColdAndCached) {
   mimd::testing::context();
   const Shared s = shared();
   if (s.dir.empty()) GTEST_SKIP() << "no shared dataset folder (set MIMD_DATASETS)";
   mimd::testing::TempDir caches;
-  const char* old = std::getenv("MIMD_CACHE_DIR");
-  const std::string saved = old ? old : "";
-  ::setenv("MIMD_CACHE_DIR", caches.path().c_str(), 1);
+  const mimd::testing::ScopedEnv cache_dir("MIMD_CACHE_DIR", caches.path());
   auto opt = quiet();
   opt.use_cache = true;
   for (const char* name : {"coAuthorsDBLP", "soc-Slashdot0902"}) {
@@ -164,10 +162,6 @@ TEST(IoReal, LoadThroughputColdAndCached) {
         cold.bytes / 1e6 / cold.seconds, warm.seconds, warm.cache_bytes / 1e6,
         warm.cache_bytes / 1e6 / warm.seconds, cold.seconds / warm.seconds);
   }
-  if (old)
-    ::setenv("MIMD_CACHE_DIR", saved.c_str(), 1);
-  else
-    ::unsetenv("MIMD_CACHE_DIR");
 }
 
 }  // namespace

@@ -66,6 +66,8 @@ enum class ParseErrorKind {
   Truncated,         ///< the file ends inside a line or a compressed stream ends early
   BadArchive,        ///< a .tar.gz that does not hold exactly one Matrix Market file
   BadCache,          ///< a binary CSR cache that fails its checks (never surfaced: rebuilt)
+  NotText,           ///< binary data (a NUL byte) where text is expected
+  TooLarge,          ///< a size claim, or the data, exceeds the memory budget of a load
 };
 
 /// Human-readable name of a ParseErrorKind, e.g. "index out of range".

@@ -6,8 +6,19 @@
 // with zlib, tar archives read with libarchive.
 //
 // Every reader throws mimd::ParseError naming the file, the 1-based line and the
-// offending text for malformed input, and mimd::IoError when a file cannot be read.
-// Readers never crash and never return a partially filled matrix.
+// offending text for malformed input, and mimd::IoError when a file cannot be read
+// (including a directory, FIFO or device: only regular files are read, and they are
+// checked before open() could block). Readers never crash and never return a
+// partially filled matrix.
+//
+// Memory budget: before allocating, every reader checks what the input claims (the
+// file size, the Matrix Market size line, the largest SNAP id, an archive member's
+// size, the inflated size of gzip data) against a budget: $MIMD_MEMORY_BUDGET (bytes,
+// optionally followed by K, M or G) when set, else the available memory
+// (MemAvailable). A claim over it is ParseError TooLarge naming the file, the line and
+// the claim; a Matrix Market entry count that the file's bytes cannot hold is
+// TooFewEntries at the size line; gzip data holding a NUL byte is NotText, found as it
+// is inflated.
 #pragma once
 
 #include <cstdint>
@@ -29,15 +40,14 @@ struct MatrixMarketInfo {
 
 struct ReadOptions {
   /// Use (and create) a binary CSR cache of the parsed matrix, so that a file is
-  /// parsed once: "<file>.<variant>.mimdcsr" next to the file (variant: "mm-f64",
-  /// "mm-f32", "snap", "snap-sym", "snap-compact", "snap-sym-compact"), or, when the
-  /// file's folder is not writable or has no write permission bits (even for root),
-  /// "<name>-<hash of its absolute path>.<variant>.mimdcsr" in $MIMD_CACHE_DIR, else
-  /// $XDG_CACHE_HOME/mimd-kernels/csr, else ~/.cache/mimd-kernels/csr. The cache records the
-  /// source's size, mtime and a CRC-32 of its first 64 KiB, and CRC-32s of its own header and
-  /// payload; it is rebuilt when the source changed or any check fails (never trusted blindly). It
-  /// is written to a temporary file then renamed; a cache that cannot be written is
-  /// silently skipped.
+  /// parsed once. The cache lives in $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr,
+  /// else ~/.cache/mimd-kernels/csr, never beside the data (a read-only data folder is the
+  /// normal case): "<name>-<hash of its absolute path>.<variant>.mimdcsr" (variant:
+  /// "mm-f64", "mm-f32", "snap", "snap-sym", "snap-compact", "snap-sym-compact"). It
+  /// records the source's size, mtime and CRC-32s of its first and last 64 KiB, and
+  /// CRC-32s of its own header and payload; it is rebuilt when the source changed or any
+  /// check fails (never trusted blindly). It is written to a temporary file then renamed;
+  /// a cache that cannot be written is silently skipped.
   bool use_cache = false;
   /// SNAP only: store both directions of every edge.
   bool symmetrize = false;

@@ -35,7 +35,7 @@ typedef enum mimd_status_t {
   MIMD_PARSE_ERROR = 4,        /* malformed input file ("file:line: kind: detail") */
   MIMD_IO_ERROR = 5,           /* a file could not be opened or read */
   MIMD_RUNTIME_FAILURE = 6,    /* the machine refused something (hwloc, binding) */
-  MIMD_OUT_OF_MEMORY = 7,      /* an allocation failed */
+  MIMD_OUT_OF_MEMORY = 7,      /* an allocation failed (std::bad_alloc, Kokkos' included) */
   MIMD_INTERNAL_ERROR = 8      /* a bug in mimd-kernels: please report the message */
 } mimd_status_t;
 
@@ -80,9 +80,12 @@ typedef enum mimd_layout_t {
  * (one pass over them) before the product. Needs a host-accessible default memory
  * space (an OpenMP or Serial build of Kokkos): MIMD_INVALID_ARGUMENT otherwise.
  * algorithm: "reference", "row_parallel", "merge_path", "lssm", "auto", or NULL (auto).
- * Errors: MIMD_INVALID_ARGUMENT (NULL pointers, negative sizes, ld too small, unknown
- *         algorithm: the message lists the valid names),
- *         MIMD_DIMENSION_MISMATCH, MIMD_INVALID_MATRIX. C is unspecified on failure. */
+ * The scalar arguments (layout, m, n, k, ldb, ldc) are checked before any array is
+ * read: a layout other than the two below, or m or n above INT32_MAX, is rejected.
+ * Errors: MIMD_INVALID_ARGUMENT (NULL pointers, negative sizes, m or n > INT32_MAX, ld
+ *         too small, bad layout, unknown algorithm: the message lists the valid names),
+ *         MIMD_DIMENSION_MISMATCH, MIMD_INVALID_MATRIX, MIMD_OUT_OF_MEMORY.
+ *         C is unspecified on failure. */
 mimd_status_t mimd_spmm_d(mimd_context_t ctx, const char* algorithm, mimd_layout_t layout,
                           int64_t m, int64_t n, int64_t k, double alpha, const int64_t* row_map,
                           const int32_t* col_idx, const double* values, const double* b,
@@ -106,8 +109,10 @@ mimd_status_t mimd_spmm_s(mimd_context_t ctx, const char* algorithm, mimd_layout
  *             -1 for vertices not reached.
  * depths:     NULL, or n entries: hops from the source, -1 for vertices not reached.
  * reached:    NULL, or receives the number of vertices reached (source included).
+ * n and source are checked before any array is read.
  * Errors: MIMD_INVALID_ARGUMENT (NULL arrays, n < 0, source outside [0, n), unknown
- *         algorithm), MIMD_INVALID_MATRIX (broken CSR arrays). */
+ *         algorithm), MIMD_INVALID_MATRIX (broken CSR arrays), MIMD_OUT_OF_MEMORY (the
+ *         copies of the arrays or the search's state could not be allocated). */
 mimd_status_t mimd_bfs(mimd_context_t ctx, const char* algorithm, int32_t n, const int64_t* row_map,
                        const int32_t* col_idx, int undirected, int32_t source, int32_t* parents,
                        int32_t* depths, int64_t* reached);
@@ -119,7 +124,8 @@ mimd_status_t mimd_bfs(mimd_context_t ctx, const char* algorithm, int32_t n, con
  * Symmetric storage is expanded, pattern values are 1, duplicates summed, columns
  * sorted. On failure every output is set to 0 / NULL.
  * Errors: MIMD_INVALID_ARGUMENT (NULL arguments), MIMD_IO_ERROR (cannot read the file),
- *         MIMD_PARSE_ERROR (the message names the file, the line and the bad text),
+ *         MIMD_PARSE_ERROR (the message names the file, the line and the bad text;
+ *         also a file whose claims exceed the memory budget, see mimd/io.hpp),
  *         MIMD_OUT_OF_MEMORY. */
 mimd_status_t mimd_read_matrix_market_d(mimd_context_t ctx, const char* path, int64_t* nrows,
                                         int64_t* ncols, int64_t* nnz, int64_t** row_map,

@@ -125,7 +125,8 @@ enum class DenseLayout { RowMajor, ColMajor };
 /// @param row_map  m + 1 offsets; col_idx, values: row_map[m] entries
 /// @param b        n x k, leading dimension ldb (>= k row-major, >= n column-major)
 /// @param c        m x k, leading dimension ldc
-/// The CSR arrays are validated before B is read (as by SpmmPlan).
+/// The scalar arguments (m, n, k, ldb, ldc) are checked before any array is read; the
+/// CSR arrays are validated before B is read (as by SpmmPlan).
 /// @throws InvalidArgument for null pointers, negative sizes or too small ld
 /// @throws InvalidMatrix for broken CSR arrays, e.g. a column index outside [0, n):
 ///         where() == "entries[j] (row i)", the message gives the column

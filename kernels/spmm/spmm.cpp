@@ -71,6 +71,18 @@ std::string shape(std::int64_t r, std::int64_t c) {
   return std::to_string(r) + "x" + std::to_string(c);
 }
 
+// k and the leading dimensions of B (n x k) and C (m x k), checked before any array
+// is read: at least the columns (row-major) or rows (column-major) they hold.
+void check_dense_extents(bool right, std::int64_t m, std::int64_t n, std::int64_t k,
+                         std::int64_t ldb, std::int64_t ldc) {
+  const std::int64_t ldb_min = std::max<std::int64_t>(1, right ? k : n);
+  const std::int64_t ldc_min = std::max<std::int64_t>(1, right ? k : m);
+  if (k < 0 || ldb < ldb_min || ldc < ldc_min)
+    throw InvalidArgument("spmm: k = " + std::to_string(k) + ", ldb = " + std::to_string(ldb) +
+                          " (min " + std::to_string(ldb_min) + "), ldc = " + std::to_string(ldc) +
+                          " (min " + std::to_string(ldc_min) + ") for A " + shape(m, n));
+}
+
 template <class Scalar, class Layout>
 void run(const typename SpmmPlan<Scalar, Layout>::State& st,
          const spmm_detail::Operands<Scalar, Layout>& op) {
@@ -191,12 +203,7 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
     throw DimensionMismatch("spmm", "A has " + std::to_string(st.nnz) + " column indices but " +
                                         std::to_string(a.values.extent(0)) + " values");
   const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
-  const std::int64_t ldb_min = std::max<std::int64_t>(1, right ? k : st.n);
-  const std::int64_t ldc_min = std::max<std::int64_t>(1, right ? k : st.m);
-  if (k < 0 || ldb < ldb_min || ldc < ldc_min)
-    throw InvalidArgument("spmm: k = " + std::to_string(k) + ", ldb = " + std::to_string(ldb) +
-                          " (min " + std::to_string(ldb_min) + "), ldc = " + std::to_string(ldc) +
-                          " (min " + std::to_string(ldc_min) + ") for A " + shape(st.m, st.n));
+  check_dense_extents(right, st.m, st.n, k, ldb, ldc);
   if (st.m > 0 && k > 0 && (c == nullptr || (st.nnz > 0 && b == nullptr)))
     throw InvalidArgument("spmm: B or C is null while A is " + shape(st.m, st.n) +
                           " and k = " + std::to_string(k));
@@ -280,6 +287,10 @@ void spmm(const ExecutionContext& ctx, DenseLayout layout, std::int64_t m, std::
         n > std::numeric_limits<std::int32_t>::max())
       throw InvalidArgument("spmm: m = " + std::to_string(m) + " or n = " + std::to_string(n) +
                             " does not fit 32-bit column indices");
+    check_dense_extents(layout == DenseLayout::RowMajor, m, n, k, ldb, ldc);
+    if (m > 0 && k > 0 && c == nullptr)
+      throw InvalidArgument("spmm: C is null while A is " + shape(m, n) +
+                            " and k = " + std::to_string(k));
     if (row_map == nullptr) throw InvalidArgument("spmm: row_map is null");
     const std::int64_t nnz = row_map[m];
     if (nnz < 0 || (nnz > 0 && (col_idx == nullptr || values == nullptr)))

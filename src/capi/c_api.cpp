@@ -7,6 +7,8 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "mimd/bfs.hpp"
 #include "mimd/context.hpp"
@@ -40,6 +42,14 @@ mimd_status_t fail(mimd_context_t ctx, const char* call, mimd_status_t status,
   return status;
 }
 
+// Kokkos reports a refused allocation as a std::runtime_error: "Kokkos failed to
+// allocate memory for label ..." (3.x), "Kokkos ERROR: Host memory space failed to
+// allocate ..." (4.x).
+bool is_kokkos_allocation_failure(const std::exception& e) noexcept {
+  const std::string_view what = e.what();
+  return what.rfind("Kokkos", 0) == 0 && what.find("failed to allocate") != std::string_view::npos;
+}
+
 // Runs `body`, mapping each mimd::Error subtype to its status. Order matters:
 // DimensionMismatch derives from InvalidArgument.
 template <class Body>
@@ -61,10 +71,13 @@ mimd_status_t guarded(mimd_context_t ctx, const char* call, Body&& body) noexcep
     return fail(ctx, call, MIMD_RUNTIME_FAILURE, e.what());
   } catch (const mimd::InternalError& e) {
     return fail(ctx, call, MIMD_INTERNAL_ERROR, e.what());
-  } catch (const std::bad_alloc&) {
-    return fail(ctx, call, MIMD_OUT_OF_MEMORY, "out of memory");
+  } catch (const std::bad_alloc& e) {
+    // Kokkos' RawMemoryAllocationFailure is a std::bad_alloc naming the allocation.
+    return fail(ctx, call, MIMD_OUT_OF_MEMORY, e.what());
   } catch (const std::exception& e) {
-    return fail(ctx, call, MIMD_INTERNAL_ERROR, e.what());
+    return fail(ctx, call,
+                is_kokkos_allocation_failure(e) ? MIMD_OUT_OF_MEMORY : MIMD_INTERNAL_ERROR,
+                e.what());
   } catch (...) {
     return fail(ctx, call, MIMD_INTERNAL_ERROR, "unknown exception");
   }
@@ -74,16 +87,27 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw mimd::InvalidArgument(what);
 }
 
+// The value a caller passed as a mimd_layout_t, read as its underlying integer: a C
+// caller may pass any int, and loading an out-of-range value as the enum is undefined.
+std::int64_t layout_value(const mimd_layout_t& layout) {
+  std::underlying_type_t<mimd_layout_t> raw;
+  static_assert(sizeof raw == sizeof layout, "enum read as its underlying integer");
+  std::memcpy(&raw, &layout, sizeof raw);
+  return static_cast<std::int64_t>(raw);
+}
+
 template <class Scalar>
 mimd_status_t spmm_c(const char* call, mimd_context_t ctx, const char* algorithm,
-                     mimd_layout_t layout, std::int64_t m, std::int64_t n, std::int64_t k,
+                     std::int64_t layout, std::int64_t m, std::int64_t n, std::int64_t k,
                      Scalar alpha, const std::int64_t* row_map, const std::int32_t* col_idx,
                      const Scalar* values, const Scalar* b, std::int64_t ldb, Scalar beta,
                      Scalar* c, std::int64_t ldc) {
   if (ctx == nullptr) return fail(ctx, call, MIMD_INVALID_ARGUMENT, "ctx is NULL");
   return guarded(ctx, call, [&] {
     require(layout == MIMD_ROW_MAJOR || layout == MIMD_COL_MAJOR,
-            "layout must be MIMD_ROW_MAJOR or MIMD_COL_MAJOR");
+            "layout = " + std::to_string(layout) + " is not MIMD_ROW_MAJOR (" +
+                std::to_string(MIMD_ROW_MAJOR) + ") or MIMD_COL_MAJOR (" +
+                std::to_string(MIMD_COL_MAJOR) + ")");
     mimd::SpmmOptions options;
     if (algorithm != nullptr) options.algorithm = mimd::spmm_algorithm_from_string(algorithm);
     const auto dense_layout =
@@ -166,16 +190,16 @@ mimd_status_t mimd_spmm_d(mimd_context_t ctx, const char* algorithm, mimd_layout
                           int64_t m, int64_t n, int64_t k, double alpha, const int64_t* row_map,
                           const int32_t* col_idx, const double* values, const double* b,
                           int64_t ldb, double beta, double* c, int64_t ldc) {
-  return spmm_c<double>("mimd_spmm_d", ctx, algorithm, layout, m, n, k, alpha, row_map, col_idx,
-                        values, b, ldb, beta, c, ldc);
+  return spmm_c<double>("mimd_spmm_d", ctx, algorithm, layout_value(layout), m, n, k, alpha,
+                        row_map, col_idx, values, b, ldb, beta, c, ldc);
 }
 
 mimd_status_t mimd_spmm_s(mimd_context_t ctx, const char* algorithm, mimd_layout_t layout,
                           int64_t m, int64_t n, int64_t k, float alpha, const int64_t* row_map,
                           const int32_t* col_idx, const float* values, const float* b, int64_t ldb,
                           float beta, float* c, int64_t ldc) {
-  return spmm_c<float>("mimd_spmm_s", ctx, algorithm, layout, m, n, k, alpha, row_map, col_idx,
-                       values, b, ldb, beta, c, ldc);
+  return spmm_c<float>("mimd_spmm_s", ctx, algorithm, layout_value(layout), m, n, k, alpha, row_map,
+                       col_idx, values, b, ldb, beta, c, ldc);
 }
 
 mimd_status_t mimd_bfs(mimd_context_t ctx, const char* algorithm, int32_t n, const int64_t* row_map,
@@ -185,6 +209,8 @@ mimd_status_t mimd_bfs(mimd_context_t ctx, const char* algorithm, int32_t n, con
   if (ctx == nullptr) return fail(ctx, call, MIMD_INVALID_ARGUMENT, "ctx is NULL");
   return guarded(ctx, call, [&] {
     require(n >= 0, "n = " + std::to_string(n) + " is negative");
+    require(source >= 0 && source < n,
+            "source = " + std::to_string(source) + " is outside [0, " + std::to_string(n) + ")");
     require(row_map != nullptr, "row_map is NULL");
     const std::int64_t nnz = row_map[n];
     require(nnz >= 0, "row_map[n] = " + std::to_string(nnz) + " is negative");

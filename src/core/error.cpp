@@ -28,6 +28,10 @@ const char* to_string(ParseErrorKind kind) noexcept {
       return "bad archive";
     case ParseErrorKind::BadCache:
       return "bad cache";
+    case ParseErrorKind::NotText:
+      return "not text";
+    case ParseErrorKind::TooLarge:
+      return "too large";
   }
   return "unknown";
 }

@@ -1,6 +1,7 @@
 // The binary CSR cache: a fixed header, then row_map, entries and values as stored in
-// memory. The header records what the cache was built from (source size, mtime in
-// nanoseconds, CRC-32 of the source's first 64 KiB, the reader variant) and CRC-32s of
+// memory. It lives in the user's cache folder, named after the source's absolute path;
+// the header records what the cache was built from (source size, mtime in nanoseconds,
+// CRC-32s of the source's first and last 64 KiB, the reader variant) and CRC-32s of
 // itself and of the payload. Any mismatch makes the reader parse the source again and
 // rewrite the cache; a cache is never trusted without these checks.
 #include <omp.h>
@@ -23,7 +24,7 @@ namespace mimd::io_detail {
 namespace {
 
 constexpr char kMagic[8] = {'M', 'I', 'M', 'D', 'C', 'S', 'R', '\1'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 constexpr std::size_t kHeadBytes = 64 * 1024;
 
 struct CacheHeader {
@@ -38,15 +39,17 @@ struct CacheHeader {
   std::int64_t nrows, ncols, nnz, entries_stored;
   char info[96];  ///< "object format field symmetry"
   std::uint64_t payload_bytes;
-  std::uint32_t pad;
+  std::uint32_t source_tail_crc;
   std::uint32_t header_crc;  ///< of every byte before this field
 };
-static_assert(std::is_trivially_copyable<CacheHeader>::value, "raw header");
+static_assert(std::is_trivially_copyable<CacheHeader>::value && sizeof(CacheHeader) == 216,
+              "raw header, layout known to tests/test_io_cache.cpp");
 
 struct SourceStamp {
   std::uint64_t size = 0;
   std::int64_t mtime_ns = 0;
   std::uint32_t head_crc = 0;
+  std::uint32_t tail_crc = 0;
 };
 
 // CRC-32 of p[0, n) continuing `start`; large buffers are split over the threads and
@@ -72,26 +75,24 @@ std::uint32_t crc(const void* p, std::size_t n, std::uint32_t start = 0) {
 
 SourceStamp stamp_of(const std::string& source) {
   struct stat sb {};
-  if (::stat(source.c_str(), &sb) != 0)
-    throw IoError(source, std::string("cannot stat: ") + std::strerror(errno));
+  const int fd = open_regular(source, sb);
   SourceStamp s;
   s.size = static_cast<std::uint64_t>(sb.st_size);
   s.mtime_ns = static_cast<std::int64_t>(sb.st_mtim.tv_sec) * 1000000000 + sb.st_mtim.tv_nsec;
-  std::FILE* f = std::fopen(source.c_str(), "rb");
-  if (f == nullptr) throw IoError(source, std::string("cannot open: ") + std::strerror(errno));
-  std::string head(kHeadBytes, '\0');
-  head.resize(std::fread(&head[0], 1, kHeadBytes, f));
-  std::fclose(f);
-  s.head_crc = crc(head.data(), head.size());
+  std::string part(kHeadBytes, '\0');
+  auto crc_at = [&](std::uint64_t offset) {
+    const ssize_t n = ::pread(fd, &part[0], part.size(), static_cast<off_t>(offset));
+    return crc(part.data(), n > 0 ? static_cast<std::size_t>(n) : 0);
+  };
+  s.head_crc = crc_at(0);
+  s.tail_crc = crc_at(s.size > kHeadBytes ? s.size - kHeadBytes : 0);
+  ::close(fd);
   return s;
 }
 
-// Writable for us, and not marked read-only: access() alone says yes to root even for
-// a folder without write bits (such as a shared, read-only dataset folder).
 bool dir_writable(const std::string& dir) {
   struct stat sb {};
   return ::stat(dir.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode) &&
-         (sb.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) != 0 &&
          ::access(dir.c_str(), W_OK | X_OK) == 0;
 }
 
@@ -101,7 +102,9 @@ bool make_dirs(const std::string& dir) {
   return dir_writable(dir);
 }
 
-std::string fallback_dir() {
+// The csr/ subfolder keeps the caches apart from the toolchain builds tools/mimd puts
+// in the same user cache folder.
+std::string cache_dir() {
   if (const char* d = std::getenv("MIMD_CACHE_DIR"); d && *d) return d;
   if (const char* d = std::getenv("XDG_CACHE_HOME"); d && *d)
     return std::string(d) + "/mimd-kernels/csr";
@@ -129,89 +132,96 @@ std::string info_string(const MatrixMarketInfo& i) {
 }  // namespace
 
 std::string cache_path(const std::string& source, const std::string& variant) {
-  const auto slash = source.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : source.substr(0, slash + 1);
-  if (dir_writable(dir)) return source + "." + variant + ".mimdcsr";
-  const std::string fb = fallback_dir();
-  if (fb.empty() || !make_dirs(fb)) return {};
+  const std::string dir = cache_dir();
+  if (dir.empty() || !make_dirs(dir)) return {};
   char* abs = ::realpath(source.c_str(), nullptr);
   const std::string full = abs ? abs : source;
   std::free(abs);
   char hash[17];
   std::snprintf(hash, sizeof hash, "%016zx", std::hash<std::string>{}(full));
-  const std::string base = slash == std::string::npos ? source : source.substr(slash + 1);
-  return fb + "/" + base + "-" + hash + "." + variant + ".mimdcsr";
+  const auto slash = full.find_last_of('/');
+  const std::string base = slash == std::string::npos ? full : full.substr(slash + 1);
+  return dir + "/" + base + "-" + hash + "." + variant + ".mimdcsr";
 }
 
 template <class M>
 bool cache_load(const std::string& source, const std::string& variant, M& m, MatrixMarketInfo* info,
                 std::uint64_t* cache_bytes) {
   const SourceStamp st = stamp_of(source);
-  const std::string path = cache_path(source, variant);
-  if (path.empty()) return false;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  struct Closer {
-    std::FILE* f;
-    ~Closer() { std::fclose(f); }
-  } closer{f};
-  CacheHeader h{};
-  if (!read_exact(f, &h, sizeof h)) return false;
-  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kVersion ||
-      h.header_crc != crc(&h, offsetof(CacheHeader, header_crc)))
-    return false;
-  h.variant[sizeof h.variant - 1] = '\0';
-  h.info[sizeof h.info - 1] = '\0';
-  if (variant != h.variant || h.value_size != value_size_of<M>() || h.source_size != st.size ||
-      h.source_mtime_ns != st.mtime_ns || h.source_head_crc != st.head_crc)
-    return false;
-  if (h.nrows < 0 || h.ncols < 0 || h.nnz < 0 ||
-      h.nrows > std::numeric_limits<std::int32_t>::max() ||
-      h.ncols > std::numeric_limits<std::int32_t>::max())
-    return false;
-  const std::uint64_t expect =
-      static_cast<std::uint64_t>(h.nrows + 1) * sizeof(std::int64_t) +
-      static_cast<std::uint64_t>(h.nnz) * (sizeof(std::int32_t) + h.value_size);
-  if (h.payload_bytes != expect) return false;
-  struct stat sb {};
-  if (::fstat(fileno(f), &sb) != 0 ||
-      static_cast<std::uint64_t>(sb.st_size) != sizeof h + h.payload_bytes)
-    return false;
-  M a;
-  a.nrows = static_cast<std::int32_t>(h.nrows);
-  a.ncols = static_cast<std::int32_t>(h.ncols);
-  a.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing("A.row_map"),
-                                        static_cast<std::size_t>(h.nrows) + 1);
-  a.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("A.entries"),
-                                        static_cast<std::size_t>(h.nnz));
-  const std::size_t rm_bytes = a.row_map.extent(0) * sizeof(std::int64_t);
-  const std::size_t en_bytes = a.entries.extent(0) * sizeof(std::int32_t);
-  if (!read_exact(f, a.row_map.data(), rm_bytes) || !read_exact(f, a.entries.data(), en_bytes))
-    return false;
-  std::uint32_t c = crc(a.row_map.data(), rm_bytes);
-  c = crc(a.entries.data(), en_bytes, c);
-  if constexpr (!std::is_same<M, HostPattern>::value) {
-    a.values = typename M::values_type(Kokkos::ViewAllocateWithoutInitializing("A.values"),
-                                       static_cast<std::size_t>(h.nnz));
-    const std::size_t va_bytes = a.values.extent(0) * h.value_size;
-    if (!read_exact(f, a.values.data(), va_bytes)) return false;
-    c = crc(a.values.data(), va_bytes, c);
-  }
-  if (c != h.payload_crc) return false;
+  // Never throws past here: a cache that cannot be read or held (its allocation
+  // refused) is just not used.
   try {
+    const std::string path = cache_path(source, variant);
+    struct stat cache_stat {};
+    if (path.empty() || ::stat(path.c_str(), &cache_stat) != 0) return false;
+    const int fd = open_regular(path, cache_stat);
+    std::FILE* f = ::fdopen(fd, "rb");
+    if (f == nullptr) {
+      ::close(fd);
+      return false;
+    }
+    struct Closer {
+      std::FILE* f;
+      ~Closer() { std::fclose(f); }
+    } closer{f};
+    CacheHeader h{};
+    if (!read_exact(f, &h, sizeof h)) return false;
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0 || h.version != kVersion ||
+        h.header_crc != crc(&h, offsetof(CacheHeader, header_crc)))
+      return false;
+    h.variant[sizeof h.variant - 1] = '\0';
+    h.info[sizeof h.info - 1] = '\0';
+    if (variant != h.variant || h.value_size != value_size_of<M>() || h.source_size != st.size ||
+        h.source_mtime_ns != st.mtime_ns || h.source_head_crc != st.head_crc ||
+        h.source_tail_crc != st.tail_crc)
+      return false;
+    if (h.nrows < 0 || h.ncols < 0 || h.nnz < 0 ||
+        h.nrows > std::numeric_limits<std::int32_t>::max() ||
+        h.ncols > std::numeric_limits<std::int32_t>::max())
+      return false;
+    // Overflow-checked: a forged nnz must not wrap the size check into a match.
+    std::uint64_t entry_bytes = 0, expect = 0;
+    if (__builtin_mul_overflow(static_cast<std::uint64_t>(h.nnz),
+                               sizeof(std::int32_t) + h.value_size, &entry_bytes) ||
+        __builtin_add_overflow(static_cast<std::uint64_t>(h.nrows + 1) * sizeof(std::int64_t),
+                               entry_bytes, &expect) ||
+        h.payload_bytes != expect)
+      return false;
+    if (static_cast<std::uint64_t>(cache_stat.st_size) != sizeof h + h.payload_bytes) return false;
+    M a;
+    a.nrows = static_cast<std::int32_t>(h.nrows);
+    a.ncols = static_cast<std::int32_t>(h.ncols);
+    a.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing("A.row_map"),
+                                          static_cast<std::size_t>(h.nrows) + 1);
+    a.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing("A.entries"),
+                                          static_cast<std::size_t>(h.nnz));
+    const std::size_t rm_bytes = a.row_map.extent(0) * sizeof(std::int64_t);
+    const std::size_t en_bytes = a.entries.extent(0) * sizeof(std::int32_t);
+    if (!read_exact(f, a.row_map.data(), rm_bytes) || !read_exact(f, a.entries.data(), en_bytes))
+      return false;
+    std::uint32_t c = crc(a.row_map.data(), rm_bytes);
+    c = crc(a.entries.data(), en_bytes, c);
+    if constexpr (!std::is_same<M, HostPattern>::value) {
+      a.values = typename M::values_type(Kokkos::ViewAllocateWithoutInitializing("A.values"),
+                                         static_cast<std::size_t>(h.nnz));
+      const std::size_t va_bytes = a.values.extent(0) * h.value_size;
+      if (!read_exact(f, a.values.data(), va_bytes)) return false;
+      c = crc(a.values.data(), va_bytes, c);
+    }
+    if (c != h.payload_crc) return false;
     validate(a, true);
-  } catch (const InvalidMatrix&) {
+    if (info) {
+      char object[24] = {}, format[24] = {}, field[24] = {}, symmetry[24] = {};
+      if (std::sscanf(h.info, "%23s %23s %23s %23s", object, format, field, symmetry) != 4)
+        return false;
+      *info = MatrixMarketInfo{object, format, field, symmetry, h.nrows, h.ncols, h.entries_stored};
+    }
+    m = a;
+    if (cache_bytes) *cache_bytes = sizeof h + h.payload_bytes;
+    return true;
+  } catch (...) {
     return false;
   }
-  if (info) {
-    char object[24] = {}, format[24] = {}, field[24] = {}, symmetry[24] = {};
-    if (std::sscanf(h.info, "%23s %23s %23s %23s", object, format, field, symmetry) != 4)
-      return false;
-    *info = MatrixMarketInfo{object, format, field, symmetry, h.nrows, h.ncols, h.entries_stored};
-  }
-  m = a;
-  if (cache_bytes) *cache_bytes = sizeof h + h.payload_bytes;
-  return true;
 }
 
 template <class M>
@@ -248,6 +258,7 @@ std::uint64_t cache_store(const std::string& source, const std::string& variant,
   }
   h.payload_crc = c;
   h.payload_bytes = rm_bytes + en_bytes + va_bytes;
+  h.source_tail_crc = st.tail_crc;
   h.header_crc = crc(&h, offsetof(CacheHeader, header_crc));
 
   std::random_device rd;

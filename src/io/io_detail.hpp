@@ -3,6 +3,7 @@
 #pragma once
 
 #include <omp.h>
+#include <sys/stat.h>
 
 #include <atomic>
 #include <charconv>
@@ -20,6 +21,30 @@
 namespace mimd::io_detail {
 
 using core_detail::Progress;
+
+/// The memory a load may use, in bytes: $MIMD_MEMORY_BUDGET (a byte count, optionally
+/// followed by K, M or G) when set, else the available memory (MemAvailable).
+std::uint64_t memory_budget();
+
+/// Where memory_budget() came from, for messages.
+std::string budget_source();
+
+/// A byte count for people: "512 bytes", "16.0 GiB".
+std::string bytes_text(std::uint64_t bytes);
+
+/// Throws ParseError TooLarge at file:line when `need` bytes exceed memory_budget();
+/// `claim` says what asked for them ("a 2147483647x2147483647 matrix with 1 entries,
+/// which"), `text` is the line that claimed it, `hint` (optional) a way out.
+void check_budget(const std::string& file, std::uint64_t line, std::uint64_t need,
+                  const std::string& claim, const std::string& text, const std::string& hint = {});
+
+/// [begin, end) as text for a message: at most 60 characters, then "... (N bytes)".
+std::string clip(const char* begin, const char* end);
+
+/// Opens `path` for reading after checking, before open() can block, that it is a
+/// regular file (a FIFO, device or directory is refused); `sb` receives its stat.
+/// @throws IoError naming the path and what it is
+int open_regular(const std::string& path, struct stat& sb);
 
 /// The text of an input file after decompression and archive extraction.
 struct TextSource {
@@ -55,7 +80,7 @@ inline bool is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/// The line holding position `p`, from `line_begin`, without its line ending.
+/// The line from `line_begin`, without its line ending, clipped for a message.
 std::string line_text(const char* line_begin, const char* end);
 
 enum class Scan { Ok, NotANumber, Negative, Overflow };
@@ -72,7 +97,10 @@ Scan scan_double(const char*& p, const char* end, double& value);
 /// Scans a signed decimal integer that fits int64 (the Matrix Market integer field).
 Scan scan_integer(const char*& p, const char* end, double& value);
 
-/// The token starting at p (up to a blank, a newline or the end).
+/// The end of the token starting at p (a blank, a newline or the end).
+const char* token_end(const char* p, const char* end);
+
+/// The token starting at p, clipped for a message.
 std::string token_at(const char* p, const char* end);
 
 /// Skips blanks (spaces, tabs, CR).
@@ -134,15 +162,15 @@ void for_each_chunk(const std::string& text, const std::vector<std::size_t>& cut
 // ---- binary CSR cache (cache.cpp) --------------------------------------------------
 
 /// Where the cache of `source` for `variant` lives ("" when nowhere is writable):
-/// "<source>.<variant>.mimdcsr" when the source's folder is writable, otherwise
 /// "<dir>/<name>-<hash of the absolute path>.<variant>.mimdcsr" with <dir> =
 /// $MIMD_CACHE_DIR, else $XDG_CACHE_HOME/mimd-kernels/csr, else ~/.cache/mimd-kernels/csr.
+/// Never beside the source: data folders are often shared or read-only.
 std::string cache_path(const std::string& source, const std::string& variant);
 
 /// Loads `m` (and `info` when non-null) from the cache when the cache exists, matches
-/// the source's size, mtime and leading-bytes checksum, and passes its own header and
-/// payload checksums and the CSR invariants. Returns false otherwise (never throws for
-/// a bad cache; throws IoError when the source itself cannot be examined).
+/// the source's size, mtime and checksums of its first and last 64 KiB, and passes its own header
+/// and payload checksums and the CSR invariants. Returns false otherwise (never throws for a bad
+/// cache; throws IoError when the source itself cannot be examined).
 template <class M>
 bool cache_load(const std::string& source, const std::string& variant, M& m, MatrixMarketInfo* info,
                 std::uint64_t* cache_bytes);

@@ -41,9 +41,9 @@ std::vector<std::string> split_blanks(const std::string& line) {
   const char* p = line.data();
   const char* end = p + line.size();
   while ((p = skip_blanks(p, end)) < end) {
-    std::string t = token_at(p, end);
-    p += t.size();
-    out.push_back(std::move(t));
+    const char* e = token_end(p, end);
+    out.emplace_back(p, e);
+    p = e;
   }
   return out;
 }
@@ -187,6 +187,29 @@ Header parse_header(const TextSource& src) {
     }
   }
   h.info.entries_stored = static_cast<std::int64_t>(h.expected);
+  // The claims against the file and the memory budget, before anything is allocated.
+  // Each entry needs at least "1 1 1\n" (pattern: "1 1\n", array: "1\n") but the last '\n'.
+  // A claim the bytes cannot hold fails fast in a large file; in a small one, parsing
+  // costs nothing and finds the precise line (a missing token, where the file ends).
+  constexpr std::uint64_t kCheapToParse = 1 << 20;
+  const std::uint64_t min_bytes = h.array ? 2 : h.pattern ? 4 : 6;
+  const std::uint64_t data_bytes = t.size() - pos;
+  const std::uint64_t holdable = (data_bytes + 1) / min_bytes;
+  if (h.expected > holdable && data_bytes > kCheapToParse)
+    throw ParseError(file, line, ParseErrorKind::TooFewEntries,
+                     "the size line declares " + std::to_string(h.expected) +
+                         " entries, which need at least " + std::to_string(min_bytes) +
+                         " bytes each, but only " + std::to_string(data_bytes) + " bytes follow it",
+                     size_line);
+  // Row offsets and build counters (2 x 8 bytes a row), parsed triplets (16 bytes an
+  // entry) and the CSR entries (12 bytes each, twice for expanded symmetric storage).
+  const auto offsets = 16 * (static_cast<std::uint64_t>(v[0]) + 1);
+  const std::uint64_t per_entry = 16 + 12 * (h.symmetry == Symmetry::General ? 1 : 2);
+  check_budget(file, line, offsets + per_entry * std::min(h.expected, holdable),
+               "a " + std::to_string(v[0]) + "x" + std::to_string(v[1]) + " matrix with " +
+                   std::to_string(h.expected) +
+                   " entries, which (row offsets alone: " + bytes_text(offsets / 2) + ")",
+               size_line);
   h.data_begin = pos;
   h.data_line = line + 1;
   return h;

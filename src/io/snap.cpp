@@ -22,6 +22,7 @@ constexpr std::uint64_t kMaxId = std::numeric_limits<std::int32_t>::max() - 1;
 struct Chunk {
   std::vector<std::int32_t> src, dst;
   std::int64_t max_id = -1;
+  std::uint64_t max_id_line = 0;  ///< 0-based line of max_id inside the chunk
   std::uint64_t lines = 0;
   ChunkError error;
 };
@@ -72,7 +73,11 @@ void parse_chunk(const char* begin, const char* end, const char* text_end, Chunk
                   line_text(line_start, end));
     c.src.push_back(static_cast<std::int32_t>(id[0]));
     c.dst.push_back(static_cast<std::int32_t>(id[1]));
-    c.max_id = std::max<std::int64_t>(c.max_id, static_cast<std::int64_t>(std::max(id[0], id[1])));
+    const auto larger = static_cast<std::int64_t>(std::max(id[0], id[1]));
+    if (larger > c.max_id) {
+      c.max_id = larger;
+      c.max_id_line = c.lines;
+    }
     if (p < end) {
       ++p;
       ++c.lines;
@@ -113,18 +118,36 @@ HostPattern parse_snap(const TextSource& src, const ReadOptions& options, Progre
   std::uint64_t line = 1;
   std::size_t edges = 0;
   std::int64_t max_id = -1;
+  std::uint64_t max_id_line = 0;
+  const char* max_id_at = t.data();
   for (int k = 0; k < parts; ++k) {
     const Chunk& c = chunks[k];
     if (c.error.failed)
       throw ParseError(src.name, line + c.error.local_line, c.error.kind, c.error.detail,
                        c.error.text);
+    if (c.max_id > max_id) {
+      max_id = c.max_id;
+      max_id_line = line + c.max_id_line;
+      max_id_at = t.data() + cuts[k];
+      for (std::uint64_t l = 0; l < c.max_id_line; ++l) skip_line(max_id_at, t.data() + t.size());
+    }
     line += c.lines;
     edges += c.src.size();
-    max_id = std::max(max_id, c.max_id);
   }
   if (edges == 0)
     throw ParseError(src.name, 0, ParseErrorKind::EmptyFile,
                      "no edges (only comments or blank lines)");
+  if (!options.compact_ids) {
+    // The largest id sizes the graph: row offsets and build counters (2 x 8 bytes a
+    // vertex) and the CSR entries (4 bytes an edge, twice when symmetrized).
+    const auto offsets = 16 * (static_cast<std::uint64_t>(max_id) + 2);
+    check_budget(src.name, max_id_line, offsets + 4 * edges * (options.symmetrize ? 2 : 1),
+                 "the id " + std::to_string(max_id) + " makes a graph of " +
+                     std::to_string(max_id + 1) +
+                     " vertices, which (row offsets alone: " + bytes_text(offsets / 2) + ")",
+                 line_text(max_id_at, t.data() + t.size()),
+                 "ReadOptions::compact_ids numbers only the ids used");
+  }
 
   std::int64_t n = max_id + 1;
   if (options.compact_ids) {

@@ -2,7 +2,9 @@
 // libarchive, chunking and number scanning.
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
 #include <omp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -10,7 +12,9 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
 
 #include "io/io_detail.hpp"
@@ -21,22 +25,125 @@ namespace mimd::io_detail {
 
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) throw IoError(path, std::string("cannot open: ") + std::strerror(errno));
-  std::string data;
-  char buf[1 << 16];
-  std::size_t n;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    if (size > 0) data.reserve(static_cast<std::size_t>(size));
-    std::rewind(f);
+const char* file_type_name(mode_t mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+std::uint64_t memory_budget() {
+  if (const char* env = std::getenv("MIMD_MEMORY_BUDGET"); env && *env) {
+    char* rest = nullptr;
+    const unsigned long long v = std::strtoull(env, &rest, 10);
+    const int shift = *rest == 'K' ? 10 : *rest == 'M' ? 20 : *rest == 'G' ? 30 : 0;
+    if (rest != env && v <= (std::numeric_limits<std::uint64_t>::max() >> shift))
+      return static_cast<std::uint64_t>(v) << shift;
   }
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) data.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  const int err = errno;
-  std::fclose(f);
-  if (failed) throw IoError(path, std::string("read error: ") + std::strerror(err));
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return static_cast<std::uint64_t>(::sysconf(_SC_AVPHYS_PAGES)) *
+         static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+}
+
+std::string budget_source() {
+  const char* env = std::getenv("MIMD_MEMORY_BUDGET");
+  return env && *env ? "MIMD_MEMORY_BUDGET"
+                     : "the available memory; set MIMD_MEMORY_BUDGET to change it";
+}
+
+std::string bytes_text(std::uint64_t bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double v = static_cast<double>(bytes);
+  int u = 0;
+  while (v >= 1024 && u < 6) {
+    v /= 1024;
+    ++u;
+  }
+  char buf[48];
+  if (u == 0)
+    std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+void check_budget(const std::string& file, std::uint64_t line, std::uint64_t need,
+                  const std::string& claim, const std::string& text, const std::string& hint) {
+  const std::uint64_t budget = memory_budget();
+  if (need > budget)
+    throw ParseError(file, line, ParseErrorKind::TooLarge,
+                     claim + " needs at least " + bytes_text(need) +
+                         ", more than the memory budget of " + bytes_text(budget) + " (" +
+                         budget_source() + ")" + (hint.empty() ? "" : "; " + hint),
+                     text);
+}
+
+std::string clip(const char* begin, const char* end) {
+  constexpr std::size_t kShown = 60;
+  const auto n = static_cast<std::size_t>(end - begin);
+  if (n <= kShown) return std::string(begin, end);
+  return std::string(begin, kShown) + "... (" + std::to_string(n) + " bytes)";
+}
+
+int open_regular(const std::string& path, struct stat& sb) {
+  // stat first: open() itself would block on a FIFO without a writer.
+  if (::stat(path.c_str(), &sb) != 0)
+    throw IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  if (!S_ISREG(sb.st_mode))
+    throw IoError(path, std::string("cannot read: it is ") + file_type_name(sb.st_mode) +
+                            ", not a regular file");
+  // O_NONBLOCK: the path may have been replaced by a FIFO since the stat.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw IoError(path, std::string("cannot open: ") + std::strerror(errno));
+  if (::fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    const int err = errno;
+    ::close(fd);
+    throw IoError(path,
+                  std::string("cannot read: ") +
+                      (S_ISREG(sb.st_mode) ? std::strerror(err) : file_type_name(sb.st_mode)));
+  }
+  return fd;
+}
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  struct stat sb {};
+  const int fd = open_regular(path, sb);
+  const std::uint64_t budget = memory_budget();
+  const auto size = static_cast<std::uint64_t>(sb.st_size);
+  if (size > budget) {
+    ::close(fd);
+    throw ParseError(path, 0, ParseErrorKind::TooLarge,
+                     "the file holds " + bytes_text(size) + ", more than the memory budget of " +
+                         bytes_text(budget) + " (" + budget_source() + ")");
+  }
+  std::string data(static_cast<std::size_t>(size), '\0');
+  std::size_t have = 0;
+  int err = 0;
+  // Reads what stat announced; a file that grew meanwhile is read up to that size.
+  while (have < data.size()) {
+    const ssize_t n = ::read(fd, &data[have], data.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : 0;
+      break;
+    }
+    have += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (err != 0) throw IoError(path, std::string("read error: ") + std::strerror(err));
+  data.resize(have);
   return data;
 }
 
@@ -51,27 +158,56 @@ bool is_tar(const std::string& d) {
 
 std::string gunzip(const std::string& path, const std::string& in, Progress& progress) {
   // Inflates straight into `out`, sized from the gzip trailer (the uncompressed size
-  // modulo 2^32 of the last member) when plausible, doubled when full.
+  // modulo 2^32 of the last member) when plausible, doubled when full, never past the
+  // memory budget. Text never holds a NUL byte: unless the output starts with a tar
+  // header, the first NUL ends the inflation at once (a gzip bomb of zeros).
+  const std::uint64_t budget = memory_budget();
   std::uint32_t isize = 0;
   if (in.size() >= 18) std::memcpy(&isize, in.data() + in.size() - 4, 4);
-  std::string out(
-      isize > 0 && isize / 1032 <= in.size() ? std::size_t{isize} + 1 : 4 * in.size() + 64, '\0');
-  std::size_t have = 0;
+  std::size_t first =
+      isize > 0 && isize / 1032 <= in.size() ? std::size_t{isize} + 1 : 4 * in.size() + 64;
+  std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(first, budget + 1)), '\0');
+  std::size_t have = 0, checked = 0;
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 32) != Z_OK) throw RuntimeFailure("zlib: inflateInit2 failed");
+  struct Ender {
+    z_stream& zs;
+    ~Ender() { inflateEnd(&zs); }
+  } ender{zs};
   std::size_t consumed = 0;
   const std::size_t step = 1 << 20;
+  bool decided = false, tar = false;  // tar: whether the output is a tar archive
   for (;;) {
     const std::size_t avail = std::min(in.size() - consumed, step);
     zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
     zs.avail_in = static_cast<uInt>(avail);
     int rc = Z_OK;
     do {
-      if (have == out.size()) out.resize(2 * out.size());
+      if (have == out.size()) {
+        if (have > budget)
+          throw ParseError(path, 0, ParseErrorKind::TooLarge,
+                           "the gzip data inflates to more than the memory budget of " +
+                               bytes_text(budget) + " (" + budget_source() + ") after " +
+                               bytes_text(consumed) + " compressed bytes");
+        out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(2 * out.size(), budget + 1)));
+      }
       zs.next_out = reinterpret_cast<Bytef*>(&out[have]);
       zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, 1u << 30));
       rc = inflate(&zs, Z_NO_FLUSH);
       have = static_cast<std::size_t>(reinterpret_cast<char*>(zs.next_out) - out.data());
+      if (!decided && (have >= 512 || rc == Z_STREAM_END)) {
+        decided = true;
+        tar = have >= 512 && is_tar(out);
+      }
+      if (decided && !tar && have > checked) {
+        const void* nul = std::memchr(out.data() + checked, '\0', have - checked);
+        if (nul != nullptr)
+          throw ParseError(path, 0, ParseErrorKind::NotText,
+                           "the gzip data holds a NUL byte at uncompressed offset " +
+                               std::to_string(static_cast<const char*>(nul) - out.data()) +
+                               ": binary data, not Matrix Market or SNAP text");
+        checked = have;
+      }
     } while (rc == Z_OK && (zs.avail_in > 0 || zs.avail_out == 0));
     consumed += avail - zs.avail_in;
     if (rc == Z_STREAM_END) {
@@ -83,7 +219,6 @@ std::string gunzip(const std::string& path, const std::string& in, Progress& pro
       }
       const bool only_zeros = std::all_of(in.begin() + static_cast<std::ptrdiff_t>(consumed),
                                           in.end(), [](char c) { return c == 0; });
-      inflateEnd(&zs);
       if (!only_zeros)
         throw ParseError(
             path, 0, ParseErrorKind::BadArchive,
@@ -91,19 +226,15 @@ std::string gunzip(const std::string& path, const std::string& in, Progress& pro
       out.resize(have);
       return out;
     }
-    if (rc != Z_OK && rc != Z_BUF_ERROR) {
-      const std::string msg = zs.msg ? zs.msg : "error " + std::to_string(rc);
-      inflateEnd(&zs);
+    if (rc != Z_OK && rc != Z_BUF_ERROR)
       throw ParseError(path, 0, ParseErrorKind::BadArchive,
-                       "corrupt gzip data (zlib: " + msg + ") after " + std::to_string(have) +
-                           " uncompressed bytes");
-    }
-    if (consumed >= in.size()) {
-      inflateEnd(&zs);
+                       "corrupt gzip data (zlib: " +
+                           std::string(zs.msg ? zs.msg : "error " + std::to_string(rc)) +
+                           ") after " + std::to_string(have) + " uncompressed bytes");
+    if (consumed >= in.size())
       throw ParseError(path, 0, ParseErrorKind::Truncated,
                        "the gzip stream ends early, after " + std::to_string(in.size()) +
                            " compressed and " + std::to_string(have) + " uncompressed bytes");
-    }
     progress.update("decompressing", consumed, in.size());
   }
 }
@@ -179,13 +310,26 @@ TextSource untar(const std::string& path, const std::string& tar) {
     }
     TextSource src{path + "(" + chosen + ")", {}};
     // Reads straight into the text, sized from the header (grown if it lies).
+    const std::uint64_t budget = memory_budget();
+    const auto claimed = static_cast<std::uint64_t>(
+        archive_entry_size_is_set(e) ? std::max<la_int64_t>(archive_entry_size(e), 0) : 0);
+    if (claimed > budget)
+      throw ParseError(src.name, 0, ParseErrorKind::TooLarge,
+                       "the archive member claims " + bytes_text(claimed) +
+                           ", more than the memory budget of " + bytes_text(budget) + " (" +
+                           budget_source() + ")");
     std::size_t have = 0;
-    src.text.resize(archive_entry_size_is_set(e) && archive_entry_size(e) > 0
-                        ? static_cast<std::size_t>(archive_entry_size(e)) + 1
-                        : std::size_t{1} << 16);
+    src.text.resize(claimed > 0 ? static_cast<std::size_t>(claimed) + 1 : std::size_t{1} << 16);
     la_ssize_t n;
     for (;;) {
-      if (have == src.text.size()) src.text.resize(2 * src.text.size());
+      if (have == src.text.size()) {
+        if (have > budget)
+          throw ParseError(src.name, 0, ParseErrorKind::TooLarge,
+                           "the archive member holds more than the memory budget of " +
+                               bytes_text(budget) + " (" + budget_source() + ")");
+        src.text.resize(
+            static_cast<std::size_t>(std::min<std::uint64_t>(2 * src.text.size(), budget + 1)));
+      }
       n = archive_read_data(ar.a, &src.text[have], src.text.size() - have);
       if (n <= 0) break;
       have += static_cast<std::size_t>(n);
@@ -245,13 +389,16 @@ int chunk_count(std::size_t bytes) {
 std::string line_text(const char* line_begin, const char* end) {
   const char* e = static_cast<const char*>(
       std::memchr(line_begin, '\n', static_cast<std::size_t>(end - line_begin)));
-  return std::string(line_begin, e ? e : end);
+  return clip(line_begin, e ? e : end);
+}
+
+const char* token_end(const char* p, const char* end) {
+  while (p < end && !is_blank(*p) && *p != '\n') ++p;
+  return p;
 }
 
 std::string token_at(const char* p, const char* end) {
-  const char* q = p;
-  while (q < end && !is_blank(*q) && *q != '\n') ++q;
-  return std::string(p, q);
+  return clip(p, token_end(p, end));
 }
 
 namespace {

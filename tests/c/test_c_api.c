@@ -118,7 +118,21 @@ static void test_spmm(mimd_context_t ctx) {
   check_error(ctx,
               mimd_spmm_d(ctx, NULL, (mimd_layout_t)7, 4, 3, 2, 1.0, a_row_map, a_cols, a_vals, b,
                           2, 0.0, c, 2),
-              MIMD_INVALID_ARGUMENT, "layout", "bad layout");
+              MIMD_INVALID_ARGUMENT, "layout = 7", "out-of-range layout rejected as an integer");
+  /* Found by trying the tools: scalar arguments are checked before any array is read
+   * (a_row_map has 5 entries; reading row_map[m] would be out of bounds). */
+  check_error(ctx,
+              mimd_spmm_d(ctx, NULL, MIMD_ROW_MAJOR, (int64_t)1 << 31, 3, 2, 1.0, a_row_map, a_cols,
+                          a_vals, b, 2, 0.0, c, 2),
+              MIMD_INVALID_ARGUMENT, "m = 2147483648", "m = 2^31 rejected before row_map[m]");
+  check_error(ctx,
+              mimd_spmm_d(ctx, NULL, MIMD_ROW_MAJOR, 4, -3, 2, 1.0, a_row_map, a_cols, a_vals, b, 2,
+                          0.0, c, 2),
+              MIMD_INVALID_ARGUMENT, "n = -3", "n = -3 is an invalid argument, not a matrix");
+  check_error(ctx,
+              mimd_spmm_d(ctx, NULL, MIMD_COL_MAJOR, 1000, 3, 2, 1.0, a_row_map, a_cols, a_vals, b,
+                          3, 0.0, c, 4),
+              MIMD_INVALID_ARGUMENT, "ldc = 4 (min 1000)", "ldc checked before row_map[m]");
   check_error(NULL,
               mimd_spmm_d(NULL, NULL, MIMD_ROW_MAJOR, 4, 3, 2, 1.0, a_row_map, a_cols, a_vals, b, 2,
                           0.0, c, 2),
@@ -165,6 +179,10 @@ static void test_bfs(mimd_context_t ctx) {
         "bfs with depths only");
   check_error(ctx, mimd_bfs(ctx, NULL, 5, u_row_map, u_cols, 1, 5, parents, depths, NULL),
               MIMD_INVALID_ARGUMENT, "mimd_bfs", "source outside the graph");
+  /* u_row_map has 6 entries: the source is checked before row_map[n] is read. */
+  check_error(ctx, mimd_bfs(ctx, NULL, 1000000, u_row_map, u_cols, 1, -1, parents, depths, NULL),
+              MIMD_INVALID_ARGUMENT, "source = -1 is outside [0, 1000000)",
+              "source checked before row_map[n]");
   check_error(ctx, mimd_bfs(ctx, NULL, 5, u_row_map, broken_cols, 1, 0, parents, depths, NULL),
               MIMD_INVALID_MATRIX, "column 9", "column index out of range");
   check_error(ctx, mimd_bfs(ctx, "sideways", 5, u_row_map, u_cols, 1, 0, parents, depths, NULL),

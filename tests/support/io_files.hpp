@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "mimd/error.hpp"
+
 namespace mimd::testing {
 
 /// A fresh folder under the system temp folder, removed with its content.
@@ -38,6 +40,41 @@ class TempDir {
  private:
   std::string path_;
 };
+
+/// Sets the environment variable `name` to `value` for the life of the object.
+class ScopedEnv {
+ public:
+  ScopedEnv(std::string name, const std::string& value) : name_(std::move(name)) {
+    const char* old = std::getenv(name_.c_str());
+    had_ = old != nullptr;
+    if (had_) saved_ = old;
+    ::setenv(name_.c_str(), value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      ::setenv(name_.c_str(), saved_.c_str(), 1);
+    else
+      ::unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_, saved_;
+  bool had_ = false;
+};
+
+/// Runs `read` and returns the mimd::ParseError it raises (a test failure when none).
+template <class Read>
+mimd::ParseError parse_error_of(Read read) {
+  try {
+    read();
+  } catch (const mimd::ParseError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ParseError raised";
+  return mimd::ParseError("", 0, mimd::ParseErrorKind::BadCache, "none");
+}
 
 inline void write_file(const std::string& path, const std::string& content) {
   std::ofstream out(path, std::ios::binary);
