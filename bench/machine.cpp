@@ -4,10 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <sstream>
 
 #include "driver.hpp"
+#include "mimd/memory.hpp"
 #include "registry.hpp"
 
 namespace mimd::bench {
@@ -73,14 +72,8 @@ std::vector<std::string> kokkos_devices() {
 }  // namespace
 
 MemoryFigure available_memory(const Topology& topology) {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream is(line);
-    std::string key;
-    double kib = 0;
-    if (is >> key >> kib && key == "MemAvailable:") return {kib * 1024.0, "MemAvailable"};
-  }
+  if (const std::uint64_t available = available_memory_bytes())
+    return {static_cast<double>(available), "MemAvailable"};
   return {static_cast<double>(topology.total_memory_bytes), "topology total"};
 }
 

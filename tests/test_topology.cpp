@@ -196,6 +196,14 @@ TEST(Tuning, JsonOverridesAndRejectsBadValues) {
 
 namespace {
 
+#if defined(__linux__)
+TEST(Memory, AvailableMemoryIsReportedAndBoundedByTheMachine) {
+  const std::uint64_t available = mimd::available_memory_bytes();
+  EXPECT_GT(available, 0u);
+  EXPECT_LE(available, mimd::testing::context().topology().total_memory_bytes);
+}
+#endif
+
 TEST(Memory, FirstTouchZeroesAndPlacesOnAKnownNode) {
   const auto& ctx = mimd::testing::context();
   const std::size_t n = 1 << 20;

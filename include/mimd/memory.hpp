@@ -36,6 +36,11 @@ enum class Pages {
   Huge,
 };
 
+/// Memory the system can give to a new allocation now, in bytes: Linux's MemAvailable
+/// (/proc/meminfo), which counts reclaimable caches, unlike a NUMA node's free figure.
+/// Returns 0 when the system does not report it.
+std::uint64_t available_memory_bytes();
+
 /// Allocates a 1-D View of `n` zeroed elements in the default memory space, placed
 /// according to `placement` and `pages` (both only matter for host memory spaces).
 /// Kokkos must be initialised (an ExecutionContext exists): the first touch runs on

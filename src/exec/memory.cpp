@@ -2,7 +2,21 @@
 
 #include <hwloc.h>
 
+#include <fstream>
+#include <limits>
+
 namespace mimd {
+
+std::uint64_t available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t kib = 0;
+  while (meminfo >> key >> kib) {
+    if (key == "MemAvailable:") return kib * 1024;
+    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  return 0;
+}
 
 int numa_node_of(const void* ptr) {
   hwloc_topology_t topo;

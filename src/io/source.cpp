@@ -14,10 +14,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 #include "io/io_detail.hpp"
+#include "mimd/memory.hpp"
 
 namespace mimd::io_detail {
 
@@ -44,13 +44,7 @@ std::uint64_t memory_budget() {
     if (rest != env && v <= (std::numeric_limits<std::uint64_t>::max() >> shift))
       return static_cast<std::uint64_t>(v) << shift;
   }
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  std::uint64_t kib = 0;
-  while (meminfo >> key >> kib) {
-    if (key == "MemAvailable:") return kib * 1024;
-    meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
-  }
+  if (const std::uint64_t available = available_memory_bytes()) return available;
   return static_cast<std::uint64_t>(::sysconf(_SC_AVPHYS_PAGES)) *
          static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
 }
