@@ -110,6 +110,10 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // power-law matrix with blocks of 256 (where their long rows split).
     p.spmm_combine = SplitCombine::TwoPass;
     p.spmm_units_per_thread = 4;  // measured: 2, 4 and 8 within noise; 4 keeps some slack
+    // Column-major operands: packing B and C per call measured 1.0-1.5x slower than the
+    // capped tiles on crack (n = 10240, a leading dimension of 20 x 4 KiB) at k = 8-128
+    // on the 2-core Zen 4; mimd-tune measures both on the device.
+    p.spmm_left_strategy = LeftStrategy::Tile;
     // Widest tile of k: 4 vector registers of accumulators per chain (two chains), so
     // 8 of the 16/32 registers; 32 and 64 measured within noise at k = 128 (AVX-512).
     p.spmm_k_tile = std::min(64, std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double))));
