@@ -38,6 +38,9 @@ int parse_command_line(int argc, char** argv, Config& config) {
       ->delimiter(',')
       ->allow_extra_args(false);
   app.add_option("--threads", c.threads, "worker threads (default: one per core)");
+  app.add_option("--profile", c.profile,
+                 "tuning profile (JSON, from mimd-tune; default: $MIMD_PROFILE, else this "
+                 "device's profile in the user cache folder, else the derived defaults)");
   app.add_option("--sources", c.sources, "BFS sources per graph")->check(CLI::PositiveNumber);
   app.add_option("--seed", c.seed, "seed of the BFS source choice");
   app.add_option("--min-time", c.min_seconds, "timed seconds per round (at least)");

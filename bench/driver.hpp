@@ -23,6 +23,7 @@ struct Config {
   std::vector<std::string> algorithms, bfs_algorithms, baselines;  ///< empty: defaults
   std::string json_path, csv_path;
   int threads = 0;
+  std::string profile;  ///< --profile: tuning profile file (empty: the context's search)
   int sources = 64;
   double min_seconds = -1;  ///< < 0: the suite's default
   int min_reps = 10;

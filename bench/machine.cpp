@@ -138,6 +138,11 @@ nlohmann::json probe_machine(const Config& config, const ExecutionContext& ctx,
   context["binding"] = ctx.binding_summary();
   context["topology"] = nlohmann::json::parse(ctx.topology().to_json());
   context["tuning"] = nlohmann::json::parse(ctx.tuning().to_json());
+  context["profile"] = {{"name", ctx.tuning().name},
+                        {"source", ctx.profile_source()},
+                        {"warning", ctx.profile_warning()},
+                        {"fingerprint", ctx.fingerprint()},
+                        {"fingerprint_hash", fingerprint_hash(ctx.fingerprint())}};
   context["stream"] = {{"copy_gbps", stream.copy_gbps},
                        {"triad_gbps", stream.triad_gbps},
                        {"elements", stream.elements},

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   try {
     mimd::ContextOptions copt;
     copt.num_threads = config.threads;
+    copt.profile_path = config.profile;
     const mimd::ExecutionContext ctx(copt);
     omp_set_num_threads(ctx.num_threads());
 

@@ -24,7 +24,10 @@ struct ContextOptions {
   /// Ignored when Kokkos was already initialised by the caller: its pool is used.
   int num_threads = 0;
   BindPolicy bind = BindPolicy::Cores;
-  /// Optional JSON file overriding fields of the default tuning profile.
+  /// Tuning profile to load (JSON, see mimd/tuning.hpp). Empty: $MIMD_PROFILE, else the
+  /// user cache file of this device's fingerprint (written by mimd-tune), else the
+  /// derived defaults. A missing, corrupt, truncated or stale file gives one warning on
+  /// stderr and the derived defaults, never an error.
   std::string profile_path;
 };
 
@@ -64,6 +67,12 @@ class ExecutionContext {
   const TuningProfile& tuning() const;
   /// Mutable access, for the benchmark's sweeps and for tests.
   TuningProfile& tuning();
+  /// This device's fingerprint (mimd::device_fingerprint), the key of its profile.
+  const std::string& fingerprint() const;
+  /// The profile file in use, or "derived defaults".
+  const std::string& profile_source() const;
+  /// Why a profile file was not used (printed once at creation); empty otherwise.
+  const std::string& profile_warning() const;
 
   /// Binding summary, e.g. "2 threads, cores: t0->core0(pu0) t1->core1(pu1)".
   std::string binding_summary() const;

@@ -1,8 +1,12 @@
 // Device-specific tuning: every knob a kernel may turn comes from a profile chosen for
-// the device, never from constants in kernel code.
+// the device, never from constants in kernel code. A profile is derived from the
+// topology (`default_profile`) and may be replaced by one that `mimd-tune` measured on
+// the device and stored under the device's fingerprint (`load_device_profile`).
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mimd/topology.hpp"
 
@@ -16,23 +20,57 @@ enum class SplitCombine {
 
 const char* to_string(SplitCombine c) noexcept;
 
+/// How SpMM runs on column-major (LayoutLeft) B and C.
+enum class LeftStrategy {
+  Tile,  ///< the micro-kernel reads B in place, at most spmm_left_k_tile columns at a time
+  Pack,  ///< B (and C when beta != 0) copied into row-major panels per call, the
+         ///< row-major kernel run on them, C copied back
+};
+
+const char* to_string(LeftStrategy s) noexcept;
+
+/// Auto's rule, fitted by mimd-tune on its training inputs: a decision list over the
+/// matrix features. The first row with k <= k_max and row-length coefficient of
+/// variation (standard deviation / mean of the row lengths) <= cv_max gives the
+/// algorithm; when no row matches (or there are none: the derived default), LSSM.
+struct AutoRule {
+  struct Row {
+    int k_max = 0;
+    double cv_max = 0;
+    std::string algorithm;  ///< "lssm", "merge_path" or "row_parallel"
+  };
+  std::vector<Row> rows;
+};
+
 /// The knobs of the kernels for one device. Built by `default_profile` from the
 /// topology and the backend; a JSON file can override any field (`load_profile`).
+/// The valid range of every integer knob is in `int_knobs()`.
 struct TuningProfile {
   std::string name;  ///< e.g. "cpu-avx512-l1_32k-l2_1m"; recorded by the benchmark
+  /// `device_fingerprint` of the device the profile was measured on; empty for derived
+  /// defaults and hand-written overrides (which fit any device).
+  std::string fingerprint;
 
-  // SpMM (LSSM)
+  // SpMM (LSSM, merge path, the micro-kernel)
   int spmm_block_nnz = 256;       ///< nonzeros per unit: rows longer are split, shorter merged
-  int spmm_units_per_thread = 8;  ///< minimum units per thread before blocks are shrunk
+  int spmm_units_per_thread = 8;  ///< minimum units (LSSM) / shares (merge path) per thread
+  /// A block is never shrunk below max(spmm_block_floor, spmm_block_floor_work / k)
+  /// nonzeros: a unit must carry enough multiply-adds to pay for its hand-out.
+  int spmm_block_floor = 64;
+  int spmm_block_floor_work = 8192;
   bool spmm_use_scratch = false;  ///< stage a unit's slice of A in team scratch memory
   SplitCombine spmm_combine = SplitCombine::TwoPass;
-  int simd_bytes = 32;   ///< vector width for the loop over k
-  int spmm_k_tile = 32;  ///< columns of B/C processed together for large k
+  /// Vector width of the micro-kernel in bytes (8: scalar, 16, 32, 64); the kernels
+  /// use the widest width built that is <= this and that the CPU supports.
+  int simd_bytes = 32;
+  int spmm_k_tile = 32;  ///< columns of B/C processed together for large k (row-major)
+  LeftStrategy spmm_left_strategy = LeftStrategy::Pack;
+  int spmm_left_k_tile = 8;  ///< LeftStrategy::Tile: widest tile on column-major B
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;
   int bfs_beta = 18;
-  int bfs_hub_degree = 4096;  ///< out-degree above which top-down splits a vertex's edges
+  int bfs_hub_degree = 4096;  ///< largest block of edges a top-down work item takes
   /// Top-down steps whose frontier holds fewer vertices + out-edges than this run in
   /// the calling thread (Kokkos::Serial, where it can reach the data) instead of
   /// paying a parallel launch: the long tails of high-diameter graphs. 0: never.
@@ -41,10 +79,36 @@ struct TuningProfile {
   /// the calling thread (Kokkos::Serial): on them a parallel launch per step costs more
   /// than the work. 0 disables it (GPUs).
   int bfs_serial_graph = 65536;
+  int bfs_td_blocks_per_thread = 8;  ///< top-down: edge blocks per thread (dynamic schedule)
+  int bfs_td_min_block_edges = 256;  ///< top-down: smallest edge block worth a work item
+  int bfs_td_prefetch_vertices = 8;  ///< top-down: prefetch distance in frontier vertices
+  int bfs_td_prefetch_edges = 16;    ///< top-down: prefetch distance of parents, in edges
+  int bfs_bu_chunk_words = 16;       ///< bottom-up: bitmap words per dynamic chunk
+  int bfs_append_words = 4;          ///< bitmap-to-queue: bitmap words per work item
+
+  /// Auto's algorithm rule (see AutoRule).
+  AutoRule auto_rule;
+  /// Micro-probes measured by mimd-tune (name, value; units in the name), in order.
+  std::vector<std::pair<std::string, double>> probes;
 
   /// JSON object with every field.
   std::string to_json() const;
 };
+
+/// One integer knob of TuningProfile and its valid range (inclusive).
+struct IntKnob {
+  const char* name;  ///< the JSON field, e.g. "spmm_block_nnz"
+  int TuningProfile::*field;
+  int min;
+  int max;
+};
+
+/// Every integer knob, in the order of the JSON file: the one table of valid ranges.
+const std::vector<IntKnob>& int_knobs();
+
+/// Checks every knob against its range and Auto's rule against its grammar.
+/// @throws InvalidArgument naming `where`, the field, its value and the range
+void validate_profile(const TuningProfile& p, const std::string& where);
 
 /// The profile for a backend ("OpenMP", "Serial", "Cuda", ...) on this topology:
 /// block sizes from the cache sizes, SIMD width from the build and the CPU,
@@ -52,9 +116,52 @@ struct TuningProfile {
 /// contended on CPUs; scratch is shared memory on GPUs, plain L1 on CPUs).
 TuningProfile default_profile(const Topology& topo, const std::string& backend);
 
-/// Applies the fields present in a JSON file to `base`.
+/// Applies the fields present in a JSON file to `base` and validates the result.
 /// @throws IoError when the file cannot be read
-/// @throws ParseError naming the file and the field when a value has the wrong type
+/// @throws ParseError naming the file and the field for invalid JSON, a value of the
+///         wrong type, an unknown field, or a value outside its range
 TuningProfile load_profile(const std::string& path, TuningProfile base);
+
+/// Writes `p` as JSON to `path` (the folders are created).
+/// @throws IoError when the file cannot be written
+void save_profile(const TuningProfile& p, const std::string& path);
+
+/// The device as a profile is keyed by: CPU model, packages, cores, PUs, NUMA nodes,
+/// cache sizes and line size, SIMD width of the build and of the CPU, compiler, Kokkos
+/// version and backend, library version. Canonical JSON text (compact, fixed order).
+std::string device_fingerprint(const Topology& topo, const std::string& backend,
+                               const std::string& kokkos_version);
+
+/// 16 hex digits (64-bit FNV-1a) of a fingerprint: the file name of its profile.
+std::string fingerprint_hash(const std::string& fingerprint);
+
+/// Where a profile for `fingerprint` is looked for: $XDG_CACHE_HOME, else $HOME/.cache,
+/// then mimd-kernels/profiles/<hash>.json; empty when neither variable is set.
+std::string profile_cache_path(const std::string& fingerprint);
+
+/// The outcome of `load_device_profile`.
+struct ProfileLoad {
+  TuningProfile profile;
+  std::string source;   ///< the file loaded, or "derived defaults"
+  std::string warning;  ///< why a file was not used (empty when none or all is well)
+};
+
+/// The profile a context uses: the file at `path` if given, else $MIMD_PROFILE, else
+/// the cache file of this device's fingerprint; when that file is missing (explicit
+/// path only: a missing cache file is the normal, untuned case), unreadable, corrupt,
+/// truncated, out of range or made for another (non-empty) fingerprint, `base` with a
+/// warning.
+/// Never throws for a bad file.
+ProfileLoad load_device_profile(const TuningProfile& base, const std::string& fingerprint,
+                                const std::string& path);
+
+/// SIMD widths (bytes) the SpMM micro-kernel is compiled for, ascending: 8 (scalar)
+/// and 16 everywhere, 32 and 64 on x86-64 with GCC or Clang (function target
+/// attributes, whatever -march says).
+std::vector<int> built_simd_widths();
+
+/// The width the micro-kernel runs at for a profile's simd_bytes: the widest built
+/// width <= `requested` that the running CPU supports (at least 8).
+int effective_simd_width(int requested);
 
 }  // namespace mimd

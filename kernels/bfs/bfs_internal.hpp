@@ -91,8 +91,15 @@ KOKKOS_INLINE_FUNCTION int lowest_bit64(Word w) {
 struct Workspace {
   std::int32_t n = 0;
   std::int64_t nwords = 0;  ///< 64-bit words of a vertex bitmap
-  int hub_degree = 4096;
-  std::int64_t serial_edges = 0;  ///< TuningProfile::bfs_serial_edges
+  // TuningProfile::bfs_* knobs the steps read.
+  int hub_degree = 0;
+  std::int64_t serial_edges = 0;
+  int td_blocks_per_thread = 0;
+  std::int64_t td_min_block_edges = 0;
+  std::int32_t td_prefetch_vertices = 0;
+  std::int64_t td_prefetch_edges = 0;
+  int bu_chunk_words = 0;
+  std::int64_t append_words = 0;
   /// Every step of a search runs in the calling thread on Kokkos::Serial (a small graph,
   /// TuningProfile::bfs_serial_graph, and Serial can reach the data).
   bool serial_search = false;

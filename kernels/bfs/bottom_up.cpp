@@ -11,9 +11,6 @@ namespace mimd {
 namespace bfs_detail {
 namespace {
 
-/// Bitmap words per dynamically scheduled chunk.
-constexpr int kWordsPerChunk = 16;
-
 struct Counts {
   std::int64_t found = 0;
   std::int64_t edges = 0;
@@ -49,7 +46,7 @@ StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
       "mimd::bfs::bu_step",
       Kokkos::RangePolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>,
                           Kokkos::IndexType<std::int64_t>>(0, ws.nwords)
-          .set_chunk_size(kWordsPerChunk),
+          .set_chunk_size(ws.bu_chunk_words),
       KOKKOS_LAMBDA(const std::int64_t w, Counts& c) {
         const std::int32_t base = static_cast<std::int32_t>(w * 64);
         const int width = n - base < 64 ? n - base : 64;

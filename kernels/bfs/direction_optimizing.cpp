@@ -14,9 +14,6 @@ namespace mimd {
 namespace bfs_detail {
 namespace {
 
-/// Bitmap words per work item of bitmap_to_queue (their set bits go out in one append).
-constexpr int kWordsPerAppend = 4;
-
 template <class Space>
 void queue_to_bitmap_on(Workspace& ws) {
   Word* const front = ws.front.data();
@@ -43,15 +40,17 @@ void bitmap_to_queue_on(const BfsGraph::State& g, Workspace& ws) {
   std::int32_t* const queue_deg = ws.queue_deg.data();
   std::int32_t* const tail = ws.tail.data();
   const std::int64_t nwords = ws.nwords;
+  // Bitmap words per work item (their set bits go out in one append).
+  const std::int64_t per_item = ws.append_words;
   Kokkos::deep_copy(ws.tail, 0);
   std::int64_t edges = 0;
   Kokkos::parallel_reduce(
       "mimd::bfs::bitmap_to_queue",
       Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(
-          0, (nwords + kWordsPerAppend - 1) / kWordsPerAppend),
+          0, (nwords + per_item - 1) / per_item),
       KOKKOS_LAMBDA(const std::int64_t item, std::int64_t& edge_sum) {
-        const std::int64_t w0 = item * kWordsPerAppend;
-        const std::int64_t w1 = w0 + kWordsPerAppend < nwords ? w0 + kWordsPerAppend : nwords;
+        const std::int64_t w0 = item * per_item;
+        const std::int64_t w1 = w0 + per_item < nwords ? w0 + per_item : nwords;
         int count = 0;
         for (std::int64_t w = w0; w < w1; ++w) count += popcount64(front[w]);
         if (count == 0) return;

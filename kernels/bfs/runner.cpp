@@ -51,6 +51,12 @@ Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_de
       nwords((static_cast<std::int64_t>(n_) + 63) / 64),
       hub_degree(tuning.bfs_hub_degree),
       serial_edges(tuning.bfs_serial_edges),
+      td_blocks_per_thread(tuning.bfs_td_blocks_per_thread),
+      td_min_block_edges(tuning.bfs_td_min_block_edges),
+      td_prefetch_vertices(tuning.bfs_td_prefetch_vertices),
+      td_prefetch_edges(tuning.bfs_td_prefetch_edges),
+      bu_chunk_words(tuning.bfs_bu_chunk_words),
+      append_words(tuning.bfs_append_words),
       write_depths(write_depths_),
       parent(allocate<std::int32_t>("mimd::bfs::parent", n_, kPlacement, kPages)),
       depth(allocate<std::int32_t>("mimd::bfs::depth", write_depths_ ? n_ : 0, kPlacement, kPages)),
@@ -161,8 +167,8 @@ struct BfsRunner::State {
   ExecutionContext ctx;
   BfsGraph graph;
   BfsOptions options;
-  int alpha = 15;
-  int beta = 18;
+  int alpha = 0;  ///< options' or the profile's bfs_alpha / bfs_beta
+  int beta = 0;
   std::unique_ptr<bfs_detail::Workspace> ws;  ///< absent for the reference algorithm
   BfsResult result;
 };

@@ -21,14 +21,9 @@ namespace mimd {
 namespace bfs_detail {
 namespace {
 
-/// Capacity of a block's local buffer of claimed vertices.
+/// Capacity of a block's local buffer of claimed vertices (a stack array: its size is
+/// fixed at compile time; a full buffer is flushed, so it bounds no result).
 constexpr int kLocalBuffer = 256;
-/// Smallest block of edges worth a separate work item.
-constexpr std::int64_t kMinBlockEdges = 256;
-/// Prefetch distance, in frontier vertices.
-constexpr std::int32_t kAhead = 8;
-/// Prefetch distance of the parents, in edges.
-constexpr std::int64_t kAheadEdges = 16;
 
 template <class Space>
 StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
@@ -60,9 +55,11 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
     return stats;
   }
 
-  const std::int64_t block =
-      std::min<std::int64_t>(std::max<std::int64_t>(ws.hub_degree, 1),
-                             std::max(kMinBlockEdges, total / (8 * Space().concurrency())));
+  const std::int64_t block = std::min<std::int64_t>(
+      std::max<std::int64_t>(ws.hub_degree, 1),
+      std::max(ws.td_min_block_edges, total / (ws.td_blocks_per_thread * Space().concurrency())));
+  const std::int32_t ahead = ws.td_prefetch_vertices;
+  const std::int64_t ahead_edges = ws.td_prefetch_edges;
   const std::int64_t nblocks = (total + block - 1) / block;
   std::int32_t* const parent = ws.parent.data();
   std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
@@ -104,16 +101,16 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
         while (e < e_end) {
           while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
           // Software pipelining of the misses: the row offsets of the vertex
-          // 2 * kAhead places on, the adjacency list of the one kAhead places on.
-          if (i + 2 * kAhead < f) prefetch(row_map + queue[head + i + 2 * kAhead]);
-          if (i + kAhead < f) prefetch(entries + row_map[queue[head + i + kAhead]]);
+          // 2 * ahead places on, the adjacency list of the one ahead places on.
+          if (i + 2 * ahead < f) prefetch(row_map + queue[head + i + 2 * ahead]);
+          if (i + ahead < f) prefetch(entries + row_map[queue[head + i + ahead]]);
           const std::int32_t u = queue[head + i];
           const std::int64_t shift = row_map[u] - offsets[i];
           const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
           for (; e < stop; ++e) {
             // A successful claim is a locked instruction, which stalls later loads;
             // prefetches are not held back, so the parents read next stay in flight.
-            if (e + kAheadEdges < stop) prefetch(parent + entries[shift + e + kAheadEdges]);
+            if (e + ahead_edges < stop) prefetch(parent + entries[shift + e + ahead_edges]);
             const std::int32_t v = entries[shift + e];
             const std::int32_t seen = parent[v];
             if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {

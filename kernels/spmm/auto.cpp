@@ -9,27 +9,52 @@
 // medians, k = 1 / 8 / 32): row_parallel 0.99 / 1.19 / 1.14, merge_path 1.02 / 1.00 /
 // 1.07: lssm is level with them on regular matrices and ahead on skewed ones
 // (coAuthorsDBLP, k = 8 / 32: row_parallel 1.45 / 1.65).
-// So:
+// So, in the derived defaults (a profile without an auto_rule):
 //  - LSSM for every matrix. Its units have balanced weight whatever the row lengths
 //    (so it keeps its lead on skewed matrices, longest row >> mean, where
 //    row_parallel leaves one thread with the long rows) and it pays no fix-up pass.
 //  - Block size: lssm_default_block: the profile's spmm_block_nnz, halved while the
 //    matrix gives fewer than spmm_units_per_thread units per thread, but not below
-//    max(64, 8192 / k) nonzeros, so that a unit always carries enough multiply-adds to
-//    pay for its hand-out (tiny matrices at small k run as one or two units).
-// The row-length statistics (mean, longest row, coefficient of variation) only matter
-// through the block, where LSSM's inspector sees them row by row (a row longer than the
-// block is split), so the rule reads m and nnz alone; a rule that needs them would take
-// mimd::row_stats (mimd/csr.hpp).
+//    max(spmm_block_floor, spmm_block_floor_work / k) nonzeros (64, 8192), so that a unit always
+//    carries enough multiply-adds to pay for its hand-out (tiny matrices at small k run as one or
+//    two units).
+// A profile measured on the device (mimd-tune) carries a rule fitted on its training
+// inputs (TuningProfile::auto_rule): a decision list over k and the coefficient of
+// variation of the row lengths, which is where the algorithms part ways (row_parallel
+// gives one thread the long rows of a skewed matrix; merge_path and LSSM balance them).
+#include <cmath>
+
 #include "spmm/kernels.hpp"
 
 namespace mimd::spmm_detail {
 
-AutoChoice choose_algorithm(std::int64_t m, std::int64_t nnz, std::int64_t k,
-                            const TuningProfile& profile, int threads) {
+MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k) {
+  MatrixFeatures f;
+  f.m = m;
+  f.nnz = row_map[m];
+  f.k = k;
+  if (m == 0) return f;
+  const double mean = static_cast<double>(f.nnz) / static_cast<double>(m);
+  double sq = 0;
+  for (std::int64_t r = 0; r < m; ++r) {
+    const std::int64_t len = row_map[r + 1] - row_map[r];
+    f.max_row = std::max(f.max_row, len);
+    sq += (static_cast<double>(len) - mean) * (static_cast<double>(len) - mean);
+  }
+  f.cv = mean > 0 ? std::sqrt(sq / static_cast<double>(m)) / mean : 0.0;
+  return f;
+}
+
+AutoChoice choose_algorithm(const MatrixFeatures& f, const TuningProfile& profile, int threads) {
   AutoChoice choice;
   choice.algorithm = SpmmAlgorithm::Lssm;
-  choice.block_nnz = lssm_default_block(m, nnz, k, profile, threads);
+  for (const auto& row : profile.auto_rule.rows) {
+    if (f.k > row.k_max || f.cv > row.cv_max) continue;
+    choice.algorithm = spmm_algorithm_from_string(row.algorithm);
+    break;
+  }
+  if (choice.algorithm == SpmmAlgorithm::Lssm)
+    choice.block_nnz = lssm_default_block(f.m, f.nnz, f.k, profile, threads);
   return choice;
 }
 

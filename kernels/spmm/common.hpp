@@ -8,11 +8,20 @@
 // independent; with W fixed the compiler keeps them in vector registers. Any k is
 // covered by tiles of decreasing width (e.g. k = 33 with k_tile = 32: 32 + 1), so every
 // k runs on specialised code and small k (1, 2, 4, 8, 16) is a single tile.
+//
+// SIMD width: a run-time choice (Operands::simd, from the profile). The micro-kernel is
+// instantiated per width in bytes (8: scalar loops, 16, 32, 64: packs of that many
+// bytes); on x86-64 the 32- and 64-byte variants sit in functions compiled with
+// target("avx2,fma") / target("avx512f,...") and are entered once per row range or row
+// segment, so one binary runs them on the CPUs that have them (mimd::effective_simd_width
+// picks only what the CPU supports).
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+
+#include "core/simd.hpp"
 
 namespace mimd::spmm_detail {
 
@@ -60,34 +69,28 @@ struct Operands {
   S alpha = 0;
   S beta = 0;
   int k_tile = 32;  ///< widest tile of columns (a power of two, 1..64)
+  int simd = 8;     ///< micro-kernel width in bytes: 8, 16 or (x86-64) 32, 64
 };
 
-#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__HIP_DEVICE_COMPILE__) && \
-    !defined(__SYCL_DEVICE_ONLY__)
+#ifdef MIMD_SIMD_PACKS
 // Host compilers with GNU vector extensions: the tile is held as explicit SIMD packs.
 // (Plain loops over W let GCC vectorise across nonzeros instead, with gathers and the
 // accumulators in memory, 2-3x slower.)
-#define MIMD_SPMM_VECTOR_PACKS 1
-#if defined(__AVX512F__)
-inline constexpr int kSimdBytes = 64;
-#elif defined(__AVX__)
-inline constexpr int kSimdBytes = 32;
-#else
-inline constexpr int kSimdBytes = 16;
-#endif
 template <class S, int N>
 struct Pack {
   typedef S type __attribute__((vector_size(N * sizeof(S))));
 };
 
-/// LayoutRight: acc[0..W) = sum_j val[j] * B(col[j], t0 .. t0 + W) with W/N packs of N lanes.
-template <int W, class S>
+/// LayoutRight: acc[0..W) = sum_j val[j] * B(col[j], t0 .. t0 + W) with W/N packs of N
+/// lanes, N = Bytes / sizeof(S) (or W when smaller).
+template <int W, int Bytes, class S>
 __attribute__((always_inline)) inline void accumulate_packs(const S* KOKKOS_RESTRICT val,
                                                             const std::int32_t* KOKKOS_RESTRICT col,
                                                             std::int64_t len,
                                                             const S* KOKKOS_RESTRICT base,
                                                             std::int64_t ld, S (&acc)[W]) {
-  constexpr int lanes = kSimdBytes / static_cast<int>(sizeof(S));
+  constexpr int lanes =
+      Bytes / static_cast<int>(sizeof(S)) > 1 ? Bytes / static_cast<int>(sizeof(S)) : 1;
   constexpr int N = W < lanes ? W : lanes;
   constexpr int P = W / N;
   using V = typename Pack<S, N>::type;
@@ -123,15 +126,15 @@ __attribute__((always_inline)) inline void accumulate_packs(const S* KOKKOS_REST
 #endif
 
 /// acc[0..W) = sum over nonzeros j in [0, len) of val[j] * B(col[j], t0 .. t0 + W).
-template <int W, class S, class Layout>
+template <int W, int Bytes, class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void accumulate(const S* KOKKOS_RESTRICT val,
                                             const std::int32_t* KOKKOS_RESTRICT col,
                                             std::int64_t len, const DenseArg<const S, Layout>& b,
                                             std::int64_t t0, S (&acc)[W]) {
   constexpr bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
-#ifdef MIMD_SPMM_VECTOR_PACKS
-  if constexpr (right && W > 1) {
-    accumulate_packs<W>(val, col, len, b.p + t0, b.ld, acc);
+#ifdef MIMD_SIMD_PACKS
+  if constexpr (right && W > 1 && Bytes > 8) {
+    accumulate_packs<W, Bytes>(val, col, len, b.p + t0, b.ld, acc);
     return;
   }
 #endif
@@ -197,45 +200,46 @@ struct AtomicAddC {
   }
 };
 
-template <int W, class S, class Layout, class Sink>
+template <int W, int Bytes, class S, class Layout, class Sink>
 KOKKOS_FORCEINLINE_FUNCTION void tile(const S* val, const std::int32_t* col, std::int64_t len,
                                       const DenseArg<const S, Layout>& b, std::int64_t t0,
                                       const Sink& sink) {
   S acc[W];
-  accumulate<W>(val, col, len, b, t0, acc);
+  accumulate<W, Bytes>(val, col, len, b, t0, acc);
   sink.template operator()<W>(t0, acc);
 }
 
 /// One row segment (len nonzeros at val/col) times all k columns of B, handed to
-/// `sink` tile by tile. Tile widths: min(k_tile, what is left), rounded down to a
-/// power of two.
-template <class S, class Layout, class Sink>
-KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* col,
-                                             std::int64_t len, const DenseArg<const S, Layout>& b,
-                                             std::int64_t k, int k_tile, const Sink& sink) {
+/// `sink` tile by tile, at SIMD width Bytes. Tile widths: min(k_tile, what is left),
+/// rounded down to a power of two.
+template <int Bytes, class S, class Layout, class Sink>
+KOKKOS_FORCEINLINE_FUNCTION void row_segment_at(const S* val, const std::int32_t* col,
+                                                std::int64_t len,
+                                                const DenseArg<const S, Layout>& b, std::int64_t k,
+                                                int k_tile, const Sink& sink) {
   std::int64_t t0 = 0;
   while (t0 < k) {
     const std::int64_t left = k - t0 < k_tile ? k - t0 : k_tile;
     if (left >= 64) {
-      tile<64>(val, col, len, b, t0, sink);
+      tile<64, Bytes>(val, col, len, b, t0, sink);
       t0 += 64;
     } else if (left >= 32) {
-      tile<32>(val, col, len, b, t0, sink);
+      tile<32, Bytes>(val, col, len, b, t0, sink);
       t0 += 32;
     } else if (left >= 16) {
-      tile<16>(val, col, len, b, t0, sink);
+      tile<16, Bytes>(val, col, len, b, t0, sink);
       t0 += 16;
     } else if (left >= 8) {
-      tile<8>(val, col, len, b, t0, sink);
+      tile<8, Bytes>(val, col, len, b, t0, sink);
       t0 += 8;
     } else if (left >= 4) {
-      tile<4>(val, col, len, b, t0, sink);
+      tile<4, Bytes>(val, col, len, b, t0, sink);
       t0 += 4;
     } else if (left >= 2) {
-      tile<2>(val, col, len, b, t0, sink);
+      tile<2, Bytes>(val, col, len, b, t0, sink);
       t0 += 2;
     } else {
-      tile<1>(val, col, len, b, t0, sink);
+      tile<1, Bytes>(val, col, len, b, t0, sink);
       t0 += 1;
     }
   }
@@ -245,14 +249,14 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* c
 
 namespace mimd::spmm_detail {
 
-template <int W, class S, class Layout>
+template <int W, int Bytes, class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
                                            std::int64_t r1, const S* val, const std::int32_t* col,
                                            std::int64_t base, std::int64_t t0) {
   for (std::int64_t r = r0; r < r1; ++r) {
     const std::int64_t b = op.a.row_map[r] - base;
     S acc[W];
-    accumulate<W>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, t0, acc);
+    accumulate<W, Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, t0, acc);
     StoreC<S, Layout>{op.c, r, op.alpha, op.beta}.template operator()<W>(t0, acc);
   }
 }
@@ -263,15 +267,15 @@ KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::i
 /// wider k every row does all its tiles in turn, so the rows of B it gathers are still
 /// in L1/L2 for the next tile (tiles outside the row loop re-fetch them from L3: 2-5x
 /// slower at k = 128).
-template <class S, class Layout>
-KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::int64_t r0,
-                                            std::int64_t r1, const S* val, const std::int32_t* col,
-                                            std::int64_t base) {
+template <int Bytes, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void whole_rows_at(const Operands<S, Layout>& op, std::int64_t r0,
+                                               std::int64_t r1, const S* val,
+                                               const std::int32_t* col, std::int64_t base) {
   if (op.k > op.k_tile) {
     for (std::int64_t r = r0; r < r1; ++r) {
       const std::int64_t b = op.a.row_map[r] - base;
-      row_segment(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k, op.k_tile,
-                  StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
+      row_segment_at<Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k,
+                            op.k_tile, StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
     }
     return;
   }
@@ -279,28 +283,86 @@ KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::
   while (t0 < op.k) {
     const std::int64_t left = op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile;
     if (left >= 64) {
-      rows_tile<64>(op, r0, r1, val, col, base, t0);
+      rows_tile<64, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 64;
     } else if (left >= 32) {
-      rows_tile<32>(op, r0, r1, val, col, base, t0);
+      rows_tile<32, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 32;
     } else if (left >= 16) {
-      rows_tile<16>(op, r0, r1, val, col, base, t0);
+      rows_tile<16, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 16;
     } else if (left >= 8) {
-      rows_tile<8>(op, r0, r1, val, col, base, t0);
+      rows_tile<8, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 8;
     } else if (left >= 4) {
-      rows_tile<4>(op, r0, r1, val, col, base, t0);
+      rows_tile<4, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 4;
     } else if (left >= 2) {
-      rows_tile<2>(op, r0, r1, val, col, base, t0);
+      rows_tile<2, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 2;
     } else {
-      rows_tile<1>(op, r0, r1, val, col, base, t0);
+      rows_tile<1, Bytes>(op, r0, r1, val, col, base, t0);
       t0 += 1;
     }
   }
+}
+
+#ifdef MIMD_SIMD_X86_TARGETS
+// The 256- and 512-bit variants, each compiled for its ISA whatever -march says (the
+// always-inline micro-kernel takes the ISA of the function it is inlined into).
+template <class S, class Layout, class Sink>
+__attribute__((target("avx2,fma"), noinline)) void row_segment_256(
+    const S* val, const std::int32_t* col, std::int64_t len, const DenseArg<const S, Layout>& b,
+    std::int64_t k, int k_tile, const Sink& sink) {
+  row_segment_at<32>(val, col, len, b, k, k_tile, sink);
+}
+template <class S, class Layout, class Sink>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void row_segment_512(
+    const S* val, const std::int32_t* col, std::int64_t len, const DenseArg<const S, Layout>& b,
+    std::int64_t k, int k_tile, const Sink& sink) {
+  row_segment_at<64>(val, col, len, b, k, k_tile, sink);
+}
+template <class S, class Layout>
+__attribute__((target("avx2,fma"), noinline)) void whole_rows_256(const Operands<S, Layout>& op,
+                                                                  std::int64_t r0, std::int64_t r1,
+                                                                  const S* val,
+                                                                  const std::int32_t* col,
+                                                                  std::int64_t base) {
+  whole_rows_at<32>(op, r0, r1, val, col, base);
+}
+template <class S, class Layout>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void whole_rows_512(
+    const Operands<S, Layout>& op, std::int64_t r0, std::int64_t r1, const S* val,
+    const std::int32_t* col, std::int64_t base) {
+  whole_rows_at<64>(op, r0, r1, val, col, base);
+}
+#endif
+
+/// row_segment_at at the SIMD width `simd` (bytes; Operands::simd).
+template <class S, class Layout, class Sink>
+KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* col,
+                                             std::int64_t len, const DenseArg<const S, Layout>& b,
+                                             std::int64_t k, int k_tile, int simd,
+                                             const Sink& sink) {
+#ifdef MIMD_SIMD_X86_TARGETS
+  if (simd == 64) return row_segment_512(val, col, len, b, k, k_tile, sink);
+  if (simd == 32) return row_segment_256(val, col, len, b, k, k_tile, sink);
+#endif
+  if (simd >= 16) return row_segment_at<16>(val, col, len, b, k, k_tile, sink);
+  row_segment_at<8>(val, col, len, b, k, k_tile, sink);
+}
+
+/// whole_rows_at at the SIMD width op.simd.
+template <class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void whole_rows(const Operands<S, Layout>& op, std::int64_t r0,
+                                            std::int64_t r1, const S* val, const std::int32_t* col,
+                                            std::int64_t base) {
+#ifdef MIMD_SIMD_X86_TARGETS
+  if (op.simd == 64) return whole_rows_512(op, r0, r1, val, col, base);
+  if (op.simd == 32) return whole_rows_256(op, r0, r1, val, col, base);
+#endif
+  if (op.simd >= 16) return whole_rows_at<16>(op, r0, r1, val, col, base);
+  whole_rows_at<8>(op, r0, r1, val, col, base);
 }
 
 }  // namespace mimd::spmm_detail

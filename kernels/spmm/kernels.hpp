@@ -105,8 +105,8 @@ struct LssmPlan {
 
 /// The block size LSSM uses when none is given: the profile's spmm_block_nnz, halved
 /// while that leaves fewer than spmm_units_per_thread units per thread, but not below
-/// max(64, 8192 / k) nonzeros: a unit must carry enough work (block * k multiply-adds)
-/// to pay for its hand-out, or tiny matrices run slower on more threads.
+/// max(spmm_block_floor, spmm_block_floor_work / k) nonzeros: a unit must carry enough work (block
+/// * k multiply-adds) to pay for its hand-out, or tiny matrices run slower on more threads.
 int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
                        const TuningProfile& profile, int threads);
 
@@ -130,8 +130,18 @@ struct AutoChoice {
   int block_nnz = 0;  ///< LSSM block size (0 when another algorithm is chosen)
 };
 
-/// The algorithm (and LSSM block) for an m-row matrix of nnz nonzeros at k columns.
-AutoChoice choose_algorithm(std::int64_t m, std::int64_t nnz, std::int64_t k,
-                            const TuningProfile& profile, int threads);
+/// What Auto's rule reads of a matrix and the call.
+struct MatrixFeatures {
+  std::int64_t m = 0, nnz = 0, k = 1;
+  std::int64_t max_row = 0;  ///< longest row
+  double cv = 0;             ///< coefficient of variation of the row lengths (0 when m = 0)
+};
+
+/// @param row_map  the m + 1 offsets, on the host
+MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k);
+
+/// The algorithm (and LSSM block) for a matrix at k columns: the profile's auto_rule
+/// (TuningProfile::AutoRule), LSSM when it has no matching row.
+AutoChoice choose_algorithm(const MatrixFeatures& f, const TuningProfile& profile, int threads);
 
 }  // namespace mimd::spmm_detail

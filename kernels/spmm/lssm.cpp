@@ -33,7 +33,8 @@ int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
                        const TuningProfile& profile, int threads) {
   int block = std::max(1, profile.spmm_block_nnz);
   const std::int64_t want = std::int64_t(std::max(1, threads)) * profile.spmm_units_per_thread;
-  const std::int64_t floor = std::max<std::int64_t>(64, 8192 / std::max<std::int64_t>(1, k));
+  const std::int64_t floor = std::max<std::int64_t>(
+      profile.spmm_block_floor, profile.spmm_block_floor_work / std::max<std::int64_t>(1, k));
   while (block / 2 >= floor && (nnz + m) / block < want) block /= 2;
   // A matrix lighter than one block per thread: split it evenly over the threads
   // rather than leaving one thread with a full block and the other with the rest.
@@ -148,10 +149,10 @@ KOKKOS_FORCEINLINE_FUNCTION void run_unit(const Operands<S, Layout>& op, std::in
   if (slot < 0) {
     whole_rows(op, r0, r1, val, col, base);
   } else if (atomic) {
-    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
+    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile, op.simd,
                 AtomicAddC<S, Layout>{op.c, r0, op.alpha});
   } else {
-    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile,
+    row_segment(val + (z0 - base), col + (z0 - base), z1 - z0, op.b, op.k, op.k_tile, op.simd,
                 StoreBuf<S>{buf + slot * op.k});
     finish_chunk(op, sr, slot, buf);
   }

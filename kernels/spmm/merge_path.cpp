@@ -61,13 +61,13 @@ MIMD_SPMM_DECLARE_MERGE_PATH(S, L) {
         std::int64_t first_whole = r0;
         if (r0 < r1 && z0 > op.a.row_map[r0]) {
           row_segment(op.a.val + z0, op.a.col + z0, op.a.row_map[r0 + 1] - z0, op.b, k, op.k_tile,
-                      StoreC<S, L>{op.c, r0, op.alpha, op.beta});
+                      op.simd, StoreC<S, L>{op.c, r0, op.alpha, op.beta});
           first_whole = r0 + 1;
         }
         whole_rows(op, first_whole, r1, op.a.val, op.a.col, 0);
         // The row open at the end of the share: its partial sum is carried.
         const std::int64_t b = r1 == r0 ? z0 : (r1 < op.a.m ? op.a.row_map[r1] : z1);
-        row_segment(op.a.val + b, op.a.col + b, z1 - b, op.b, k, op.k_tile,
+        row_segment(op.a.val + b, op.a.col + b, z1 - b, op.b, k, op.k_tile, op.simd,
                     StoreBuf<S>{carry + s * k});
       });
   const S alpha = op.alpha;

@@ -54,6 +54,9 @@ template <class Scalar, class Layout>
 struct SpmmPlan<Scalar, Layout>::State {
   SpmmAlgorithm algorithm = SpmmAlgorithm::Reference;
   int k_tile = 32;
+  int simd = 8;  ///< micro-kernel width in bytes (effective_simd_width of the profile's)
+  LeftStrategy left = LeftStrategy::Pack;
+  int left_k_tile = 8;
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -63,6 +66,8 @@ struct SpmmPlan<Scalar, Layout>::State {
   spmm_detail::MergePathPlan merge;
   /// Carry / partial-sum buffer, grown on demand and kept across calls.
   mutable Kokkos::View<Scalar*, DefaultMemorySpace> work;
+  /// LeftStrategy::Pack: B and C in row-major panels, grown on demand and kept.
+  mutable Kokkos::View<Scalar*, DefaultMemorySpace> packed_b, packed_c;
 };
 
 namespace {
@@ -83,9 +88,8 @@ void check_dense_extents(bool right, std::int64_t m, std::int64_t n, std::int64_
                           " (min " + std::to_string(ldc_min) + ") for A " + shape(m, n));
 }
 
-template <class Scalar, class Layout>
-void run(const typename SpmmPlan<Scalar, Layout>::State& st,
-         const spmm_detail::Operands<Scalar, Layout>& op) {
+template <class State, class Scalar, class Layout>
+void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op) {
   using Exec = Kokkos::DefaultExecutionSpace;
   if (op.a.m == 0 || op.k == 0) return;
   if (op.a.nnz == 0 || op.alpha == Scalar(0)) {
@@ -118,6 +122,68 @@ void run(const typename SpmmPlan<Scalar, Layout>::State& st,
   }
 }
 
+/// Grows `v` to at least `size` elements (contents not kept).
+template <class Scalar>
+Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size,
+                 const char* label) {
+  if (static_cast<std::int64_t>(v.extent(0)) < size)
+    v = Kokkos::View<Scalar*, DefaultMemorySpace>(Kokkos::ViewAllocateWithoutInitializing(label),
+                                                  static_cast<std::size_t>(size));
+  return v.data();
+}
+
+/// Row-major copy of rows [0, rows) of a column-major operand (to_rows) or back. Work
+/// items are blocks of 8 rows (one cache line per column), walked 8 columns at a time:
+/// with a leading dimension that is a multiple of 4 KiB every column maps to the same L1
+/// set, so a row at a time over all k columns would evict its own lines (10-20x slower).
+template <class Scalar>
+void transpose_panel(Scalar* rowmajor,
+                     const spmm_detail::DenseArg<Scalar, Kokkos::LayoutLeft>& colmajor,
+                     std::int64_t rows, std::int64_t k, bool to_rows, const char* label) {
+  constexpr std::int64_t kBlock = 8;
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, (rows + kBlock - 1) / kBlock),
+      KOKKOS_LAMBDA(std::int64_t blk) {
+        const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < rows ? i0 + kBlock : rows;
+        for (std::int64_t t0 = 0; t0 < k; t0 += kBlock) {
+          const std::int64_t t1 = t0 + kBlock < k ? t0 + kBlock : k;
+          for (std::int64_t i = i0; i < i1; ++i)
+            for (std::int64_t t = t0; t < t1; ++t) {
+              if (to_rows)
+                rowmajor[i * k + t] = colmajor(i, t);
+              else
+                colmajor(i, t) = rowmajor[i * k + t];
+            }
+        }
+      });
+}
+
+/// LeftStrategy::Pack: column-major B (and C when beta != 0) copied into row-major
+/// panels, the row-major kernel run on them, C copied back. The copies cost
+/// (n + 2m) * k element moves against nnz * k multiply-adds, and buy the row-major
+/// kernel's contiguous gathers of B's rows at any tile width.
+template <class State, class Scalar>
+void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op) {
+  const std::int64_t k = op.k, n = op.a.n, m = op.a.m;
+  Scalar* const pb = at_least(st.packed_b, n * k, "mimd::spmm::packed_b");
+  Scalar* const pc = at_least(st.packed_c, m * k, "mimd::spmm::packed_c");
+  // B is only read (to_rows): the copy direction is a run-time flag of one kernel.
+  const spmm_detail::DenseArg<Scalar, Kokkos::LayoutLeft> b{const_cast<Scalar*>(op.b.p), op.b.ld};
+  transpose_panel(pb, b, n, k, true, "mimd::spmm::pack_b");
+  if (op.beta != Scalar(0)) transpose_panel(pc, op.c, m, k, true, "mimd::spmm::pack_c");
+  spmm_detail::Operands<Scalar, Kokkos::LayoutRight> r;
+  r.a = op.a;
+  r.b = {pb, k};
+  r.c = {pc, k};
+  r.k = k;
+  r.alpha = op.alpha;
+  r.beta = op.beta;
+  r.k_tile = st.k_tile;
+  r.simd = op.simd;
+  run(st, r);
+  transpose_panel(pc, op.c, m, k, false, "mimd::spmm::unpack_c");
+}
+
 }  // namespace
 
 template <class Scalar, class Layout>
@@ -135,13 +201,17 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
                           std::to_string(static_cast<int>(*options.combine)));
   State& st = *state_;
   const TuningProfile& prof = ctx.tuning();
+  validate_profile(prof, "SpmmPlan: the context's tuning profile");
   st.m = a.nrows;
   st.n = a.ncols;
   st.nnz = a.nnz();
   st.row_map = a.row_map.data();
   st.entries = a.entries.data();
   st.row_map_size = a.row_map.extent(0);
-  st.k_tile = std::clamp(core_detail::pow2_floor(std::max(1, prof.spmm_k_tile)), 1, 64);
+  st.k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_k_tile));
+  st.simd = effective_simd_width(prof.simd_bytes);
+  st.left = prof.spmm_left_strategy;
+  st.left_k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_left_k_tile));
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
@@ -150,7 +220,8 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.algorithm = options.algorithm;
   std::optional<int> block = options.block_nnz;
   if (st.algorithm == SpmmAlgorithm::Auto) {
-    const auto choice = spmm_detail::choose_algorithm(st.m, st.nnz, k_hint, prof, threads);
+    const auto choice = spmm_detail::choose_algorithm(
+        spmm_detail::matrix_features(row_map, st.m, std::max(1, k_hint)), prof, threads);
     st.algorithm = choice.algorithm;
     if (!block) block = choice.block_nnz;
   }
@@ -214,10 +285,33 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   op.k = k;
   op.alpha = alpha;
   op.beta = beta;
-  // Column-major B: every column of a tile is another page, so wide tiles thrash the
-  // TLB and the L1 sets (measured 2-5x slower at 32 than at 8 on matrices with n ~ 10^4).
-  op.k_tile = right ? st.k_tile : std::min(st.k_tile, 8);
-  run<Scalar, Layout>(st, op);
+  op.simd = st.simd;
+  if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
+    const bool trivial = st.m == 0 || k == 0 || st.nnz == 0 || alpha == Scalar(0);
+    if (k == 1 && !trivial) {
+      // One column: column-major is row-major with leading dimension 1.
+      spmm_detail::Operands<Scalar, Kokkos::LayoutRight> r;
+      r.a = op.a;
+      r.b = {b, 1};
+      r.c = {c, 1};
+      r.k = 1;
+      r.alpha = alpha;
+      r.beta = beta;
+      r.k_tile = st.k_tile;
+      r.simd = st.simd;
+      run(st, r);
+      return;
+    }
+    if (st.left == LeftStrategy::Pack && !trivial) {
+      run_packed(st, op);
+      return;
+    }
+  }
+  // Column-major B read in place: every column of a tile is another page, so wide tiles
+  // thrash the TLB and the L1 sets (measured 2-5x slower at 32 than at 8 on matrices
+  // with n ~ 10^4): the profile's spmm_left_k_tile caps them.
+  op.k_tile = right ? st.k_tile : std::min(st.k_tile, st.left_k_tile);
+  run(st, op);
 }
 
 template <class Scalar, class Layout>
@@ -260,7 +354,8 @@ std::string SpmmPlan<Scalar, Layout>::describe() const {
        << " scratch=" << (uses_scratch() ? "yes" : "no");
   else if (state_->algorithm == SpmmAlgorithm::MergePath)
     os << " shares=" << state_->merge.nshares;
-  os << " k_tile=" << state_->k_tile;
+  os << " k_tile=" << state_->k_tile << " simd=" << state_->simd * 8;
+  if (!std::is_same<Layout, Kokkos::LayoutRight>::value) os << " left=" << to_string(state_->left);
   return os.str();
 }
 

@@ -1,6 +1,8 @@
 // Execution context: Kokkos runtime guard, thread binding with hwloc, tuning profile.
 #include "mimd/context.hpp"
 
+#include <iostream>
+
 #include <hwloc.h>
 #include <sched.h>
 
@@ -136,6 +138,9 @@ struct ExecutionContext::State {
   BindPolicy bind = BindPolicy::Cores;
   std::vector<ThreadBinding> bindings;
   TuningProfile tuning;
+  std::string fingerprint;
+  std::string profile_source;
+  std::string profile_warning;
   bool owns_kokkos = false;
 };
 
@@ -157,8 +162,23 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
   s.num_threads = Kokkos::DefaultHostExecutionSpace().concurrency();
 
   s.bindings = bind_host_pool(s.num_threads, options.bind);
-  s.tuning = default_profile(s.topology, backend());
-  if (!options.profile_path.empty()) s.tuning = load_profile(options.profile_path, s.tuning);
+  s.fingerprint = device_fingerprint(s.topology, backend(), kokkos_version());
+  ProfileLoad loaded = load_device_profile(default_profile(s.topology, backend()), s.fingerprint,
+                                           options.profile_path);
+  s.tuning = std::move(loaded.profile);
+  s.profile_source = std::move(loaded.source);
+  s.profile_warning = std::move(loaded.warning);
+  if (!s.profile_warning.empty()) std::cerr << "mimd: warning: " << s.profile_warning << "\n";
+}
+
+const std::string& ExecutionContext::fingerprint() const {
+  return state_->fingerprint;
+}
+const std::string& ExecutionContext::profile_source() const {
+  return state_->profile_source;
+}
+const std::string& ExecutionContext::profile_warning() const {
+  return state_->profile_warning;
 }
 
 const Topology& ExecutionContext::topology() const {

@@ -1,12 +1,17 @@
-// Default tuning profiles per device, and JSON overrides.
+// Tuning profiles: the table of knobs and their ranges, the derived defaults per
+// device, JSON files, the device fingerprint, and the SIMD widths of the micro-kernel.
 #include "mimd/tuning.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "core/bits.hpp"
+#include "core/simd.hpp"
 #include "mimd/error.hpp"
 
 namespace mimd {
@@ -15,12 +20,62 @@ const char* to_string(SplitCombine c) noexcept {
   return c == SplitCombine::Atomic ? "atomic" : "two_pass";
 }
 
+const char* to_string(LeftStrategy s) noexcept {
+  return s == LeftStrategy::Tile ? "tile" : "pack";
+}
+
+const std::vector<IntKnob>& int_knobs() {
+  constexpr int big = std::numeric_limits<int>::max();
+  static const std::vector<IntKnob> knobs = {
+      {"spmm_block_nnz", &TuningProfile::spmm_block_nnz, 1, 1 << 24},
+      {"spmm_units_per_thread", &TuningProfile::spmm_units_per_thread, 1, 1024},
+      {"spmm_block_floor", &TuningProfile::spmm_block_floor, 1, 1 << 24},
+      {"spmm_block_floor_work", &TuningProfile::spmm_block_floor_work, 1, big},
+      {"simd_bytes", &TuningProfile::simd_bytes, 8, 128},
+      // 64: the widest tile the micro-kernel is specialised for (common.hpp).
+      {"spmm_k_tile", &TuningProfile::spmm_k_tile, 1, 64},
+      {"spmm_left_k_tile", &TuningProfile::spmm_left_k_tile, 1, 64},
+      {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
+      {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
+      {"bfs_hub_degree", &TuningProfile::bfs_hub_degree, 1, big},
+      {"bfs_serial_edges", &TuningProfile::bfs_serial_edges, 0, big},
+      {"bfs_serial_graph", &TuningProfile::bfs_serial_graph, 0, big},
+      {"bfs_td_blocks_per_thread", &TuningProfile::bfs_td_blocks_per_thread, 1, 1 << 16},
+      {"bfs_td_min_block_edges", &TuningProfile::bfs_td_min_block_edges, 1, big},
+      {"bfs_td_prefetch_vertices", &TuningProfile::bfs_td_prefetch_vertices, 0, 1024},
+      {"bfs_td_prefetch_edges", &TuningProfile::bfs_td_prefetch_edges, 0, 1024},
+      {"bfs_bu_chunk_words", &TuningProfile::bfs_bu_chunk_words, 1, 1 << 20},
+      {"bfs_append_words", &TuningProfile::bfs_append_words, 1, 1 << 20},
+  };
+  return knobs;
+}
+
 namespace {
+
 bool is_gpu_backend(const std::string& backend) {
   return backend == "Cuda" || backend == "HIP" || backend == "SYCL" ||
          backend == "Experimental::HIP" || backend == "Experimental::SYCL";
 }
+
+bool known_algorithm(const std::string& a) {
+  return a == "lssm" || a == "merge_path" || a == "row_parallel";
+}
+
 }  // namespace
+
+void validate_profile(const TuningProfile& p, const std::string& where) {
+  for (const auto& k : int_knobs()) {
+    const int v = p.*k.field;
+    if (v < k.min || v > k.max)
+      throw InvalidArgument(where + ": " + k.name + " = " + std::to_string(v) + " outside [" +
+                            std::to_string(k.min) + ", " + std::to_string(k.max) + "]");
+  }
+  for (const auto& r : p.auto_rule.rows)
+    if (r.k_max < 1 || !(r.cv_max >= 0) || !known_algorithm(r.algorithm))
+      throw InvalidArgument(where + ": auto_rule row {k_max " + std::to_string(r.k_max) +
+                            ", cv_max " + std::to_string(r.cv_max) + ", algorithm '" + r.algorithm +
+                            "'} needs k_max >= 1, cv_max >= 0 and lssm/merge_path/row_parallel");
+}
 
 TuningProfile default_profile(const Topology& topo, const std::string& backend) {
   TuningProfile p;
@@ -55,9 +110,13 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // power-law matrix with blocks of 256 (where their long rows split).
     p.spmm_combine = SplitCombine::TwoPass;
     p.spmm_units_per_thread = 4;  // measured: 2, 4 and 8 within noise; 4 keeps some slack
+    // Column-major operands: packing B and C per call measured 1.0-1.5x slower than the
+    // capped tiles on crack (n = 10240, a leading dimension of 20 x 4 KiB) at k = 8-128
+    // on the 2-core Zen 4; mimd-tune measures both on the device.
+    p.spmm_left_strategy = LeftStrategy::Tile;
     // Widest tile of k: 4 vector registers of accumulators per chain (two chains), so
     // 8 of the 16/32 registers; 32 and 64 measured within noise at k = 128 (AVX-512).
-    p.spmm_k_tile = std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double)));
+    p.spmm_k_tile = std::min(64, std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double))));
   }
   std::ostringstream name;
   name << (gpu ? "gpu-" : "cpu-") << backend << "-" << topo.simd.build_isa << "-l1_" << l1 / 1024
@@ -69,68 +128,204 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
 std::string TuningProfile::to_json() const {
   nlohmann::ordered_json j;
   j["name"] = name;
-  j["spmm_block_nnz"] = spmm_block_nnz;
-  j["spmm_units_per_thread"] = spmm_units_per_thread;
+  j["fingerprint"] = fingerprint;
+  for (const auto& k : int_knobs()) j[k.name] = this->*k.field;
   j["spmm_use_scratch"] = spmm_use_scratch;
   j["spmm_combine"] = to_string(spmm_combine);
-  j["simd_bytes"] = simd_bytes;
-  j["spmm_k_tile"] = spmm_k_tile;
-  j["bfs_alpha"] = bfs_alpha;
-  j["bfs_beta"] = bfs_beta;
-  j["bfs_hub_degree"] = bfs_hub_degree;
-  j["bfs_serial_edges"] = bfs_serial_edges;
-  j["bfs_serial_graph"] = bfs_serial_graph;
+  j["spmm_left_strategy"] = to_string(spmm_left_strategy);
+  j["auto_rule"] = nlohmann::ordered_json::array();
+  for (const auto& r : auto_rule.rows)
+    j["auto_rule"].push_back(
+        {{"k_max", r.k_max}, {"cv_max", r.cv_max}, {"algorithm", r.algorithm}});
+  j["probes"] = nlohmann::ordered_json::object();
+  for (const auto& [key, value] : probes) j["probes"][key] = value;
   return j.dump(2);
 }
 
 TuningProfile load_profile(const std::string& path, TuningProfile p) {
   std::ifstream in(path);
   if (!in) throw IoError(path, "cannot open tuning profile");
-  nlohmann::json j;
+  nlohmann::ordered_json j;  // keeps the probes in the file's order
   try {
     in >> j;
   } catch (const nlohmann::json::parse_error& e) {
     throw ParseError(path, 0, ParseErrorKind::NotANumber, std::string("invalid JSON: ") + e.what());
   }
-  auto get_int = [&](const char* key, int& dst) {
-    if (!j.contains(key)) return;
-    if (!j[key].is_number_integer())
-      throw ParseError(path, 0, ParseErrorKind::NotANumber,
-                       std::string("field '") + key + "' must be an integer", j[key].dump());
-    dst = j[key].get<int>();
+  if (!j.is_object())
+    throw ParseError(path, 0, ParseErrorKind::UnsupportedField, "a profile is a JSON object",
+                     j.dump());
+  auto bad = [&](const std::string& key, const std::string& what) {
+    return ParseError(path, 0, ParseErrorKind::NotANumber, "field '" + key + "' " + what,
+                      j[key].dump());
   };
-  if (j.contains("name")) p.name = j["name"].get<std::string>();
-  get_int("spmm_block_nnz", p.spmm_block_nnz);
-  get_int("spmm_units_per_thread", p.spmm_units_per_thread);
-  get_int("simd_bytes", p.simd_bytes);
-  get_int("spmm_k_tile", p.spmm_k_tile);
-  get_int("bfs_alpha", p.bfs_alpha);
-  get_int("bfs_beta", p.bfs_beta);
-  get_int("bfs_hub_degree", p.bfs_hub_degree);
-  get_int("bfs_serial_edges", p.bfs_serial_edges);
-  get_int("bfs_serial_graph", p.bfs_serial_graph);
-  if (j.contains("spmm_use_scratch")) {
-    if (!j["spmm_use_scratch"].is_boolean())
-      throw ParseError(path, 0, ParseErrorKind::NotANumber,
-                       "field 'spmm_use_scratch' must be true or false",
-                       j["spmm_use_scratch"].dump());
-    p.spmm_use_scratch = j["spmm_use_scratch"].get<bool>();
+  auto text = [&](const std::string& key) {
+    if (!j[key].is_string()) throw bad(key, "must be a string");
+    return j[key].get<std::string>();
+  };
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();
+    const auto knob = std::find_if(int_knobs().begin(), int_knobs().end(),
+                                   [&](const IntKnob& k) { return key == k.name; });
+    if (knob != int_knobs().end()) {
+      if (!it->is_number_integer()) throw bad(key, "must be an integer");
+      const auto v = it->get<long long>();
+      if (v < knob->min || v > knob->max)
+        throw ParseError(path, 0, ParseErrorKind::IndexOutOfRange,
+                         "field '" + key + "' must lie in [" + std::to_string(knob->min) + ", " +
+                             std::to_string(knob->max) + "]",
+                         it->dump());
+      p.*knob->field = static_cast<int>(v);
+    } else if (key == "name") {
+      p.name = text(key);
+    } else if (key == "fingerprint") {
+      p.fingerprint = text(key);
+    } else if (key == "spmm_use_scratch") {
+      if (!it->is_boolean()) throw bad(key, "must be true or false");
+      p.spmm_use_scratch = it->get<bool>();
+    } else if (key == "spmm_combine") {
+      const auto v = it->is_string() ? it->get<std::string>() : "";
+      if (v != "atomic" && v != "two_pass") throw bad(key, "must be \"atomic\" or \"two_pass\"");
+      p.spmm_combine = v == "atomic" ? SplitCombine::Atomic : SplitCombine::TwoPass;
+    } else if (key == "spmm_left_strategy") {
+      const auto v = it->is_string() ? it->get<std::string>() : "";
+      if (v != "tile" && v != "pack") throw bad(key, "must be \"tile\" or \"pack\"");
+      p.spmm_left_strategy = v == "tile" ? LeftStrategy::Tile : LeftStrategy::Pack;
+    } else if (key == "auto_rule") {
+      if (!it->is_array()) throw bad(key, "must be an array of {k_max, cv_max, algorithm}");
+      p.auto_rule.rows.clear();
+      for (const auto& r : *it) {
+        if (!r.is_object() || !r.contains("k_max") || !r["k_max"].is_number_integer() ||
+            !r.contains("cv_max") || !r["cv_max"].is_number() || !r.contains("algorithm") ||
+            !r["algorithm"].is_string())
+          throw bad(key, "rows must be {\"k_max\": int, \"cv_max\": number, \"algorithm\": name}");
+        p.auto_rule.rows.push_back(
+            {r["k_max"].get<int>(), r["cv_max"].get<double>(), r["algorithm"].get<std::string>()});
+      }
+    } else if (key == "probes") {
+      if (!it->is_object()) throw bad(key, "must be an object of numbers");
+      p.probes.clear();
+      for (auto q = it->begin(); q != it->end(); ++q) {
+        if (!q->is_number()) throw bad(key, "must be an object of numbers");
+        p.probes.emplace_back(q.key(), q->get<double>());
+      }
+    } else {
+      throw ParseError(path, 0, ParseErrorKind::UnsupportedField, "unknown field '" + key + "'");
+    }
   }
-  if (j.contains("spmm_combine")) {
-    const auto v = j["spmm_combine"].is_string() ? j["spmm_combine"].get<std::string>() : "";
-    if (v == "atomic")
-      p.spmm_combine = SplitCombine::Atomic;
-    else if (v == "two_pass")
-      p.spmm_combine = SplitCombine::TwoPass;
-    else
-      throw ParseError(path, 0, ParseErrorKind::UnsupportedField,
-                       "field 'spmm_combine' must be \"atomic\" or \"two_pass\"",
-                       j["spmm_combine"].dump());
+  try {
+    validate_profile(p, path);
+  } catch (const InvalidArgument& e) {
+    throw ParseError(path, 0, ParseErrorKind::IndexOutOfRange, e.what());
   }
-  if (p.spmm_block_nnz < 1 || p.bfs_alpha < 1 || p.bfs_beta < 1 || p.spmm_k_tile < 1)
-    throw InvalidArgument(path +
-                          ": spmm_block_nnz, spmm_k_tile, bfs_alpha and bfs_beta must be >= 1");
   return p;
+}
+
+void save_profile(const TuningProfile& p, const std::string& path) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  std::ofstream out(path);
+  out << p.to_json() << "\n";
+  if (!out) throw IoError(path, "cannot write tuning profile");
+}
+
+std::string device_fingerprint(const Topology& topo, const std::string& backend,
+                               const std::string& kokkos_version) {
+  nlohmann::ordered_json j;
+  j["cpu_model"] = topo.cpu_model;
+  j["packages"] = topo.packages;
+  j["cores"] = topo.cores;
+  j["pus"] = topo.pus;
+  j["numa_nodes"] = topo.numa_nodes;
+  for (int level = 1; level <= 3; ++level)
+    j["l" + std::to_string(level) + "_bytes"] = topo.cache_bytes(level);
+  j["line_bytes"] = topo.line_bytes();
+  j["simd_build_bits"] = topo.simd.build_bytes * 8;
+  j["simd_cpu_bits"] = topo.simd.cpu_bytes * 8;
+#if defined(__clang__)
+  j["compiler"] = std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  j["compiler"] = std::string("gcc ") + __VERSION__;
+#else
+  j["compiler"] = "unknown";
+#endif
+  j["kokkos"] = kokkos_version + " " + backend;
+  j["library"] = MIMD_VERSION;
+  return j.dump();
+}
+
+std::string fingerprint_hash(const std::string& fingerprint) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : fingerprint) h = (h ^ c) * 1099511628211ull;
+  std::ostringstream os;
+  os << std::hex;
+  os.width(16);
+  os.fill('0');
+  os << h;
+  return os.str();
+}
+
+std::string profile_cache_path(const std::string& fingerprint) {
+  std::string base;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    base = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    base = std::string(h) + "/.cache";
+  else
+    return {};
+  return base + "/mimd-kernels/profiles/" + fingerprint_hash(fingerprint) + ".json";
+}
+
+ProfileLoad load_device_profile(const TuningProfile& base, const std::string& fingerprint,
+                                const std::string& path) {
+  ProfileLoad out{base, "derived defaults", {}};
+  std::string file = path;
+  if (file.empty())
+    if (const char* e = std::getenv("MIMD_PROFILE"); e && *e) file = e;
+  const bool explicit_file = !file.empty();
+  if (!explicit_file) file = profile_cache_path(fingerprint);
+  if (file.empty()) return out;
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec)) {
+    if (explicit_file)
+      out.warning = "tuning profile " + file + " not found: using derived defaults";
+    return out;
+  }
+  try {
+    TuningProfile p = load_profile(file, base);
+    if (!p.fingerprint.empty() && p.fingerprint != fingerprint) {
+      out.warning = "tuning profile " + file + " was made for another device or build (" +
+                    p.fingerprint + "; this one: " + fingerprint + "): using derived defaults";
+      return out;
+    }
+    out.profile = std::move(p);
+    out.source = file;
+  } catch (const Error& e) {
+    out.warning = std::string("tuning profile unusable: ") + e.what() + ": using derived defaults";
+  }
+  return out;
+}
+
+std::vector<int> built_simd_widths() {
+#if defined(MIMD_SIMD_X86_TARGETS)
+  return {8, 16, 32, 64};
+#else
+  return {8, 16};
+#endif
+}
+
+int effective_simd_width(int requested) {
+  int best = 8;
+  for (int w : built_simd_widths()) {
+    if (w > requested) break;
+#if defined(MIMD_SIMD_X86_TARGETS)
+    __builtin_cpu_init();
+    if (w == 32 && !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) break;
+    if (w == 64 && !(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma"))) break;
+#endif
+    best = w;
+  }
+  return best;
 }
 
 }  // namespace mimd

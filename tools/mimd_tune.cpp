@@ -1,0 +1,340 @@
+// mimd-tune: measures this device and writes its tuning profile (mimd/tuning.hpp),
+// keyed by the device fingerprint, where every ExecutionContext looks for it.
+//
+// Within --budget seconds (wall): micro-probes (10%), a coordinate search of the SpMM
+// knobs (60%), then Auto's rule fitted on the same inputs (the rest). The inputs are
+// generated matrices and the *training* subset of the real matrices (tune_common.hpp,
+// named in the README); the *evaluation* subset, on which the benchmark reports the
+// profile, is never read. A knob moves only when the training geomean gains more than
+// kMinGain, so measurement noise does not walk it away from the derived default.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <numeric>
+#include <random>
+
+#include "mimd/context.hpp"
+#include "mimd/datasets.hpp"
+#include "mimd/error.hpp"
+#include "mimd/generators.hpp"
+#include "mimd/io.hpp"
+#include "mimd/spmm.hpp"
+#include "tune_common.hpp"
+
+namespace {
+
+using mimd::SpmmAlgorithm;
+using mimd::tune::Clock;
+using mimd::tune::Input;
+using mimd::tune::kTraining;
+using mimd::tune::row_cv;
+using mimd::tune::seconds_since;
+using mimd::tune::time_spmm;
+
+/// Generated training inputs: a skewed and a regular matrix.
+const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24"};
+const int kKs[] = {1, 8, 32, 128};
+constexpr double kMinGain = 0.03;
+constexpr int kMaxPasses = 3;
+constexpr int kReps = 5;  ///< timed calls per measurement; the best counts
+
+/// Sum of log times of LSSM (LayoutRight) over the inputs and k: the search's objective.
+/// Returns +inf when the deadline passes midway (the candidate is then not taken).
+double objective(const mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
+                 Clock::time_point deadline) {
+  double sum = 0;
+  for (const auto& in : inputs)
+    for (int k : kKs) {
+      if (Clock::now() > deadline) return std::numeric_limits<double>::infinity();
+      sum += std::log(time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, kReps));
+    }
+  return sum;
+}
+
+// ---- probes ----------------------------------------------------------------------------
+
+template <class F>
+double best_seconds(int reps, F&& f) {
+  double best = std::numeric_limits<double>::infinity();
+  for (int r = 0; r < reps; ++r) {
+    const auto t = Clock::now();
+    f();
+    Kokkos::fence();
+    best = std::min(best, seconds_since(t));
+  }
+  return best;
+}
+
+void probe(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx, const Input& stencil) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const int threads = ctx.num_threads();
+  const std::int64_t n = std::int64_t(1) << 23;  // 64 MiB per array: past any L3 here
+  Kokkos::View<double*> x("x", n), y("y", n), z("z", n);
+  Kokkos::deep_copy(x, 1.0);
+  Kokkos::deep_copy(y, 2.0);
+  const double copy = best_seconds(5, [&] {
+    Kokkos::parallel_for(
+        "mimd::tune::copy", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { z(i) = x(i); });
+  });
+  const double triad = best_seconds(5, [&] {
+    Kokkos::parallel_for(
+        "mimd::tune::triad", Kokkos::RangePolicy<Exec>(0, n),
+        KOKKOS_LAMBDA(std::int64_t i) { z(i) = x(i) + 3.0 * y(i); });
+  });
+  p.probes.emplace_back("stream_copy_gbs", 2.0 * 8 * n / copy / 1e9);
+  p.probes.emplace_back("stream_triad_gbs", 3.0 * 8 * n / triad / 1e9);
+
+  const std::int64_t ops = 1 << 20;
+  Kokkos::View<double*> slots("slots", 8 * static_cast<std::size_t>(threads));
+  double* const s = slots.data();
+  const double own = best_seconds(3, [&] {
+    Kokkos::parallel_for(
+        "mimd::tune::atomic_own", Kokkos::RangePolicy<Exec>(0, threads), KOKKOS_LAMBDA(int t) {
+          for (std::int64_t i = 0; i < ops; ++i) Kokkos::atomic_add(&s[8 * t], 1.0);
+        });
+  });
+  const double shared = best_seconds(3, [&] {
+    Kokkos::parallel_for(
+        "mimd::tune::atomic_shared", Kokkos::RangePolicy<Exec>(0, threads), KOKKOS_LAMBDA(int) {
+          for (std::int64_t i = 0; i < ops; ++i) Kokkos::atomic_add(&s[0], 1.0);
+        });
+  });
+  Kokkos::View<std::int64_t> counter("counter");
+  std::int64_t* const cnt = counter.data();
+  const double fetch = best_seconds(3, [&] {
+    Kokkos::parallel_for(
+        "mimd::tune::fetch_add", Kokkos::RangePolicy<Exec>(0, threads), KOKKOS_LAMBDA(int) {
+          for (std::int64_t i = 0; i < ops; ++i) Kokkos::atomic_fetch_add(cnt, std::int64_t(1));
+        });
+  });
+  p.probes.emplace_back("atomic_add_f64_uncontended_ns", own / ops * 1e9);
+  p.probes.emplace_back("atomic_add_f64_contended_ns", shared / ops * 1e9);
+  p.probes.emplace_back("work_counter_fetch_add_ns", fetch / ops * 1e9);
+
+  // Dependent loads: a random cycle through 64 MiB, one thread.
+  std::vector<std::int64_t> next(static_cast<std::size_t>(n));
+  std::iota(next.begin(), next.end(), 0);
+  std::mt19937_64 gen(7);
+  for (std::int64_t i = n - 1; i > 0; --i)  // Sattolo: one cycle through every slot
+    std::swap(next[i], next[std::uniform_int_distribution<std::int64_t>(0, i - 1)(gen)]);
+  const std::int64_t steps = 1 << 21;
+  std::int64_t at = 0;
+  const auto t = Clock::now();
+  for (std::int64_t i = 0; i < steps; ++i) at = next[static_cast<std::size_t>(at)];
+  const double chase = seconds_since(t);
+  volatile std::int64_t keep = at;  // the chase's result is used, so it is not elided
+  (void)keep;
+  p.probes.emplace_back("dependent_load_ns", chase / steps * 1e9);
+
+  // Scratch vs direct, and the k loop per SIMD width: LSSM on the stencil at k = 32.
+  mimd::TuningProfile& live = const_cast<mimd::ExecutionContext&>(ctx).tuning();
+  const mimd::TuningProfile saved = live;
+  const double flops = 2.0 * static_cast<double>(stencil.a.nnz()) * 32;
+  for (bool scratch : {false, true}) {
+    live.spmm_use_scratch = scratch;
+    const double sec = time_spmm<Kokkos::LayoutRight>(ctx, stencil, 32, SpmmAlgorithm::Lssm, kReps);
+    p.probes.emplace_back(scratch ? "lssm_scratch_gflops" : "lssm_direct_gflops",
+                          flops / sec / 1e9);
+  }
+  live = saved;
+  for (int w : mimd::built_simd_widths()) {
+    if (mimd::effective_simd_width(w) != w) continue;
+    live.simd_bytes = w;
+    const double sec = time_spmm<Kokkos::LayoutRight>(ctx, stencil, 32, SpmmAlgorithm::Lssm, kReps);
+    p.probes.emplace_back("kloop_gflops_simd" + std::to_string(w * 8), flops / sec / 1e9);
+  }
+  live = saved;
+}
+
+// ---- Auto's rule -----------------------------------------------------------------------
+
+/// For each k class, the one algorithm or the cv split (A for cv <= t, B above) with the
+/// least total log-time loss against the per-input best.
+void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
+                   const std::vector<Input>& inputs, Clock::time_point deadline) {
+  const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
+                                SpmmAlgorithm::RowParallel};
+  std::vector<mimd::AutoRule::Row> rows;
+  for (int k : kKs) {
+    // log time per input and algorithm
+    std::vector<std::array<double, 3>> lt;
+    std::vector<double> cv;
+    for (const auto& in : inputs) {
+      if (Clock::now() > deadline) break;
+      std::array<double, 3> t{};
+      for (int a = 0; a < 3; ++a)
+        t[a] = std::log(time_spmm<Kokkos::LayoutRight>(ctx, in, k, algs[a], kReps));
+      lt.push_back(t);
+      cv.push_back(in.cv);
+    }
+    if (lt.empty()) break;
+    auto loss = [&](int a, double lo, double hi) {
+      double sum = 0;
+      for (std::size_t i = 0; i < lt.size(); ++i)
+        if (cv[i] > lo && cv[i] <= hi)
+          sum += lt[i][a] - *std::min_element(lt[i].begin(), lt[i].end());
+      return sum;
+    };
+    const double inf = std::numeric_limits<double>::infinity();
+    int best_single = 0;
+    for (int a = 1; a < 3; ++a)
+      if (loss(a, -1, inf) < loss(best_single, -1, inf) - kMinGain * lt.size()) best_single = a;
+    double best = loss(best_single, -1, inf), cut = inf;
+    int below = best_single, above = best_single;
+    for (double t : cv)
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b) {
+          const double l = loss(a, -1, t) + loss(b, t, inf);
+          if (a != b && l < best - kMinGain * lt.size()) {
+            best = l;
+            cut = t;
+            below = a;
+            above = b;
+          }
+        }
+    const int k_max = k == kKs[std::size(kKs) - 1] ? std::numeric_limits<int>::max() : k;
+    if (cut < inf) rows.push_back({k_max, cut, mimd::to_string(algs[below])});
+    rows.push_back({k_max, 1e9, mimd::to_string(algs[above])});
+  }
+  p.auto_rule.rows = rows;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mimd-tune: measure this device and write its tuning profile"};
+  double budget = 60;
+  std::string out;
+  int threads = 0;
+  app.add_option("--budget", budget, "wall seconds the search may take (default 60)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--out", out,
+                 "profile file (default: the user cache folder, where contexts look for it)");
+  app.add_option("--threads", threads, "worker threads (default: one per core)");
+  CLI11_PARSE(app, argc, argv);
+  const auto start = Clock::now();
+  const auto at = [&](double share) {
+    return start + std::chrono::duration_cast<Clock::duration>(
+                       std::chrono::duration<double>(budget * share));
+  };
+  try {
+    mimd::ContextOptions copt;
+    copt.num_threads = threads;
+    mimd::ExecutionContext ctx(copt);
+    // The search starts from the derived defaults, whatever profile the context found.
+    mimd::TuningProfile& live = ctx.tuning();
+    live = mimd::default_profile(ctx.topology(), ctx.backend());
+    mimd::TuningProfile p = live;
+    p.fingerprint = ctx.fingerprint();
+    p.name = "tuned-" + mimd::fingerprint_hash(p.fingerprint);
+    if (out.empty()) out = mimd::profile_cache_path(p.fingerprint);
+    if (out.empty())
+      throw mimd::InvalidArgument("mimd-tune: no HOME or XDG_CACHE_HOME: give --out");
+
+    std::vector<Input> inputs;
+    auto add = [&](const std::string& name, const mimd::HostCsr<double>& h) {
+      inputs.push_back({name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), row_cv(h)});
+    };
+    for (const char* g : kGenerated) add(g, mimd::generate(g));
+    for (const char* name : kTraining) {
+      if (seconds_since(start) > 0.1 * budget) break;
+      try {
+        add(name, mimd::read_matrix<double>(mimd::find_dataset(name)));
+      } catch (const mimd::Error&) {
+        // not in this machine's dataset folders, or not a real matrix: tune on the others
+      }
+    }
+    std::cerr << "mimd-tune: " << inputs.size() << " training inputs, budget " << budget << " s\n";
+
+    probe(p, ctx, inputs[1]);
+    std::cerr << "mimd-tune: probes done at " << seconds_since(start) << " s\n";
+
+    // Coordinate search from the derived defaults.
+    const auto search_end = at(0.7);
+    double current = objective(ctx, inputs, search_end);
+    struct Axis {
+      const char* name;
+      std::vector<std::function<void(mimd::TuningProfile&)>> values;
+    };
+    std::vector<Axis> axes;
+    {
+      Axis simd{"simd_bytes", {}};
+      for (int w : mimd::built_simd_widths())
+        if (mimd::effective_simd_width(w) == w)
+          simd.values.push_back([w](mimd::TuningProfile& q) { q.simd_bytes = w; });
+      axes.push_back(simd);
+      Axis tile{"spmm_k_tile", {}};
+      for (int t : {8, 16, 32, 64})
+        tile.values.push_back([t](mimd::TuningProfile& q) { q.spmm_k_tile = t; });
+      axes.push_back(tile);
+      Axis block{"spmm_block_nnz", {}};
+      for (int b : {512, 1024, 2048, 4096, 8192})
+        block.values.push_back([b](mimd::TuningProfile& q) { q.spmm_block_nnz = b; });
+      axes.push_back(block);
+      Axis units{"spmm_units_per_thread", {}};
+      for (int u : {1, 2, 4, 8, 16})
+        units.values.push_back([u](mimd::TuningProfile& q) { q.spmm_units_per_thread = u; });
+      axes.push_back(units);
+      axes.push_back(
+          {"spmm_combine",
+           {[](mimd::TuningProfile& q) { q.spmm_combine = mimd::SplitCombine::Atomic; },
+            [](mimd::TuningProfile& q) { q.spmm_combine = mimd::SplitCombine::TwoPass; }}});
+      axes.push_back({"spmm_use_scratch",
+                      {[](mimd::TuningProfile& q) { q.spmm_use_scratch = true; },
+                       [](mimd::TuningProfile& q) { q.spmm_use_scratch = false; }}});
+    }
+    // Passes over the axes while the search's share of the budget lasts; each pass
+    // re-measures the incumbent, so one lucky measurement does not stick.
+    for (int pass = 0; pass < kMaxPasses && Clock::now() < search_end; ++pass) {
+      if (pass > 0) current = std::max(current, objective(ctx, inputs, search_end));
+      for (const auto& axis : axes) {
+        mimd::TuningProfile best = live;
+        for (const auto& set : axis.values) {
+          mimd::TuningProfile cand = best;
+          set(cand);
+          if (cand.to_json() == live.to_json()) continue;
+          live = cand;
+          const double v = objective(ctx, inputs, search_end);
+          if (v < current - kMinGain * inputs.size() * std::size(kKs)) {
+            current = v;
+            best = cand;
+          }
+          live = best;
+        }
+        std::cerr << "mimd-tune: pass " << pass + 1 << ", " << axis.name << " done at "
+                  << seconds_since(start) << " s\n";
+      }
+    }
+    // LayoutLeft: pack or tile, at k = 32.
+    if (Clock::now() < search_end) {
+      double t[2] = {0, 0};
+      for (int s = 0; s < 2; ++s) {
+        live.spmm_left_strategy = s ? mimd::LeftStrategy::Pack : mimd::LeftStrategy::Tile;
+        for (const auto& in : inputs)
+          t[s] += std::log(time_spmm<Kokkos::LayoutLeft>(ctx, in, 32, SpmmAlgorithm::Lssm, kReps));
+      }
+      live.spmm_left_strategy = t[0] < t[1] ? mimd::LeftStrategy::Tile : mimd::LeftStrategy::Pack;
+    }
+    fit_auto_rule(live, ctx, inputs, at(0.95));
+    const auto probes = p.probes;
+    p = live;
+    p.fingerprint = ctx.fingerprint();
+    p.name = "tuned-" + mimd::fingerprint_hash(p.fingerprint);
+    p.probes = probes;
+    p.probes.emplace_back("tuner_wall_s", seconds_since(start));
+    mimd::validate_profile(p, "mimd-tune");
+    mimd::save_profile(p, out);
+    std::cerr << "mimd-tune: wrote " << out << " after " << seconds_since(start) << " s\n";
+    std::cout << p.to_json() << "\n";
+  } catch (const mimd::Error& e) {
+    std::cerr << "mimd-tune: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,130 @@
+// mimd-tune-report: judges a tuning profile on the *evaluation* matrices (which
+// mimd-tune never reads): per matrix and k, LSSM under the profile against LSSM under the
+// derived defaults, auto against every fixed algorithm and the oracle (the fastest
+// fixed one), and LayoutLeft against LayoutRight (LSSM). One run, the context's threads;
+// every figure is a ratio of two measurements taken back to back (best of --reps calls).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "mimd/context.hpp"
+#include "mimd/datasets.hpp"
+#include "mimd/error.hpp"
+#include "mimd/io.hpp"
+#include "tune_common.hpp"
+
+namespace {
+
+using mimd::SpmmAlgorithm;
+using namespace mimd::tune;
+
+double geomean(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += std::log(x);
+  return v.empty() ? 0 : std::exp(s / static_cast<double>(v.size()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"mimd-tune-report: a tuning profile against the derived defaults, evaluation set"};
+  std::string profile, json_path;
+  int reps = 5;
+  std::vector<int> ks{1, 8, 32, 128};
+  app.add_option("--profile", profile, "the profile to judge (JSON from mimd-tune)")->required();
+  app.add_option("--json", json_path, "write every figure as JSON");
+  app.add_option("--reps", reps, "timed calls per measurement (the best counts)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option("--k", ks, "k values")->delimiter(',')->check(CLI::PositiveNumber);
+  CLI11_PARSE(app, argc, argv);
+  try {
+    mimd::ContextOptions copt;
+    copt.profile_path = profile;
+    mimd::ExecutionContext ctx(copt);
+    if (!ctx.profile_warning().empty()) return 1;
+    const mimd::TuningProfile tuned = ctx.tuning();
+    const mimd::TuningProfile derived = mimd::default_profile(ctx.topology(), ctx.backend());
+    mimd::TuningProfile& live = ctx.tuning();
+    nlohmann::ordered_json out;
+    out["profile"] = nlohmann::ordered_json::parse(tuned.to_json());
+    out["threads"] = ctx.num_threads();
+    out["rows"] = nlohmann::ordered_json::array();
+    std::vector<double> gain_all, left_all;
+    std::map<int, double> auto_worst;
+    std::printf("%-16s %5s %8s %8s %8s %6s %6s %6s  %s\n", "matrix", "k", "tuned/d", "auto/or",
+                "left/rt", "lssm", "merge", "rowpar", "oracle");
+    for (const char* name : kEvaluation) {
+      Input in;
+      try {
+        const auto h = mimd::read_matrix<double>(mimd::find_dataset(name));
+        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), row_cv(h)};
+      } catch (const mimd::Error&) {  // absent here, or not a real matrix
+        continue;
+      }
+      std::vector<double> gains;
+      for (int k : ks) {
+        live = derived;
+        const double t_default =
+            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
+        live = tuned;
+        const double t_lssm = time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
+        const double t_merge =
+            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::MergePath, reps);
+        const double t_row =
+            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::RowParallel, reps);
+        const double t_auto = time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Auto, reps);
+        const double t_left = time_spmm<Kokkos::LayoutLeft>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
+        const double oracle = std::min({t_lssm, t_merge, t_row});
+        const char* oracle_name = oracle == t_lssm    ? "lssm"
+                                  : oracle == t_merge ? "merge_path"
+                                                      : "row_parallel";
+        const double gain = t_default / t_lssm, vs_oracle = oracle / t_auto, left = t_lssm / t_left;
+        gains.push_back(gain);
+        if (k > 1) left_all.push_back(left);
+        auto_worst[k] = auto_worst.count(k) ? std::min(auto_worst[k], vs_oracle) : vs_oracle;
+        std::printf("%-16s %5d %7.2fx %7.2fx %7.2fx %6.3f %6.3f %6.3f  %s\n", name, k, gain,
+                    vs_oracle, left, t_lssm * 1e3, t_merge * 1e3, t_row * 1e3, oracle_name);
+        out["rows"].push_back({{"matrix", name},
+                               {"nnz", in.a.nnz()},
+                               {"cv", in.cv},
+                               {"k", k},
+                               {"ms",
+                                {{"lssm_default", t_default * 1e3},
+                                 {"lssm", t_lssm * 1e3},
+                                 {"merge_path", t_merge * 1e3},
+                                 {"row_parallel", t_row * 1e3},
+                                 {"auto", t_auto * 1e3},
+                                 {"lssm_layout_left", t_left * 1e3}}},
+                               {"tuned_over_default", gain},
+                               {"auto_over_oracle", vs_oracle},
+                               {"oracle", oracle_name},
+                               {"left_over_right", left}});
+      }
+      gain_all.push_back(geomean(gains));
+    }
+    const double worst = gain_all.empty() ? 0 : *std::min_element(gain_all.begin(), gain_all.end());
+    std::printf(
+        "tuned vs derived defaults (LSSM, geomean over k per matrix): geomean %.3fx, "
+        "lowest matrix %.3fx (target >= 0.95x)\n",
+        geomean(gain_all), worst);
+    for (const auto& [k, w] : auto_worst)
+      std::printf("auto vs oracle, k = %d: lowest matrix %.3fx (target >= 0.9x)\n", k, w);
+    std::printf(
+        "LayoutLeft vs LayoutRight (LSSM, k > 1, geomean): %.3fx (target >= 1/1.2 = 0.83x)\n",
+        geomean(left_all));
+    out["summary"] = {{"tuned_over_default_geomean", geomean(gain_all)},
+                      {"tuned_over_default_lowest_matrix", worst},
+                      {"left_over_right_geomean_k_gt_1", geomean(left_all)}};
+    for (const auto& [k, w] : auto_worst)
+      out["summary"]["auto_over_oracle_lowest_k" + std::to_string(k)] = w;
+    if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  } catch (const mimd::Error& e) {
+    std::cerr << "mimd-tune-report: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
