@@ -13,17 +13,19 @@
  *    mimd_last_error(NULL); calls on the csr, plan and runner handles below have no
  *    context argument and report there only;
  *  - threads: every function may be called from any host thread, and concurrently.
- *    Kokkos 3.4 (OpenMP) and Kokkos 4.x (Threads) accept parallel dispatch only from
- *    the thread that initialised Kokkos (other threads get an exception or a serial
- *    run), so the library serialises the work of all calls on one thread: when the
- *    first context initialises Kokkos, it does so on a dispatch thread of the library
- *    and every call's work (SpMM, BFS, reading, creating and destroying handles) runs
- *    there, one call at a time, the calling thread waiting for it (a hand-over of a few
- *    microseconds per call). When the program initialised Kokkos itself before its
- *    first context, calls run on the calling thread, one at a time under a process-wide
- *    lock, and must then come from the thread that initialised Kokkos on those two
- *    backends. Calls on different handles never share state: each plan keeps its own
- *    work counters and buffers.
+ *    Kokkos 3.4 (OpenMP) and Kokkos 4.x (Threads) accept parallel launches only from
+ *    the thread that initialised Kokkos (from other threads, reductions and team
+ *    launches throw), so on those backends the library runs the work of all calls on
+ *    one thread of its own: the first context initialises Kokkos on this dispatch
+ *    thread, and every call's work (SpMM, BFS, reading, creating and destroying
+ *    handles) runs there, one call at a time, the calling thread waiting for it (a
+ *    hand-over per call: one thread wake-up, microseconds on an idle machine, more on
+ *    a loaded one). On Kokkos 4 OpenMP, which accepts launches from any thread, and
+ *    whenever the program initialised Kokkos itself before its first context, calls
+ *    run on the calling thread, one at a time under a process-wide lock (then, on the
+ *    two backends above, they must come from the thread that initialised Kokkos).
+ *    Calls on different handles never share state: each plan keeps its own work
+ *    counters and buffers.
  *  - a context's own message slot (mimd_last_error(ctx)) holds one message: when
  *    several threads share a context, read mimd_last_error(NULL) instead. Several
  *    contexts may coexist and share the process' single Kokkos runtime (initialised by

@@ -8,15 +8,24 @@
 #include <exception>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 namespace mimd::capi_detail {
 namespace {
 
+// Kokkos 4 OpenMP accepts launches from any host thread (one mutex per instance).
+constexpr bool kAnyThreadLaunches =
+#if defined(KOKKOS_ENABLE_OPENMP) && KOKKOS_VERSION >= 40000
+    std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::OpenMP>::value;
+#else
+    false;
+#endif
+
 class Dispatcher {
  public:
   // Decided once, at the first call: a program that initialised Kokkos keeps its
-  // launches on its own thread.
-  Dispatcher() : own_thread_(!Kokkos::is_initialized()) {
+  // launches on its own thread, and so does every caller where any thread may launch.
+  Dispatcher() : own_thread_(!kAnyThreadLaunches && !Kokkos::is_initialized()) {
     if (own_thread_) worker_ = std::thread([this] { loop(); });
   }
 

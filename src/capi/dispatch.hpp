@@ -4,10 +4,11 @@
 // OpenMPExec::verify_is_master; Threads: ThreadsInternal::verify_is_process), and
 // range launches run serially. Kokkos 4.x OpenMP serialises launches per instance
 // with a mutex. So that C callers may use any threads on every backend, the C API
-// owns one dispatch thread: when Kokkos is not yet initialised at the first call, the
-// dispatch thread initialises it (through the first context) and runs every call's
-// work, one call at a time. When the program initialised Kokkos itself, the work runs
-// on the calling thread under a process-wide lock.
+// owns one dispatch thread on the first two: when Kokkos is not yet initialised at the
+// first call, the dispatch thread initialises it (through the first context) and runs
+// every call's work, one call at a time. On Kokkos 4 OpenMP, or when the program
+// initialised Kokkos itself, the work runs on the calling thread under a process-wide
+// lock.
 #pragma once
 
 #include <functional>
