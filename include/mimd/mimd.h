@@ -166,9 +166,10 @@ typedef struct mimd_csr_s* mimd_csr_t;
 typedef struct mimd_spmm_plan_s* mimd_spmm_plan_t;
 typedef struct mimd_bfs_runner_s* mimd_bfs_runner_t;
 
-/* Creates a CSR matrix handle from the caller's arrays, checked once here (offsets,
- * column range: the library's one CSR validation), never again by the plans and
- * runners made from it.
+/* Creates a CSR matrix handle from the caller's arrays, checked here (offsets, column
+ * range: the library's one CSR validation, O(nnz)). Making a plan or a runner from the
+ * handle checks once more (the C++ SpmmPlan and BfsGraph validate what they are
+ * given); applies and runs never do.
  * nrows, ncols: extents, in [0, INT32_MAX].
  * nnz:          entries: col_idx and values hold nnz elements, row_map[nrows] == nnz.
  * offset_type:  MIMD_INT64 (row_map is int64_t[nrows + 1]) or MIMD_INT32 (int32_t[]).
