@@ -29,6 +29,7 @@ struct Args {
   int nev = 4;
   int guard = 4;
   bool jacobi = false;
+  bool rhs_ones = false;
   bool check = false;
   bool dense = false;
   bool bench = false;
@@ -37,9 +38,14 @@ struct Args {
   int threads = 0;
 };
 
-// Right-hand sides: deterministic uniform(-1, 1) columns (column j from seed j).
-Block right_hand_sides(std::int64_t n, int k) {
+// Right-hand sides: deterministic uniform(-1, 1) columns (column j from seed j), or
+// ones (the right-hand side of the C example, examples/cg.c).
+Block right_hand_sides(std::int64_t n, int k, bool ones) {
   Block b(n, k);
+  if (ones) {
+    std::fill(b.ref().data, b.ref().data + n * k, 1.0);
+    return b;
+  }
   for (int j = 0; j < k; ++j) {
     std::mt19937_64 gen(1000 + static_cast<std::uint64_t>(j));
     std::uniform_real_distribution<double> uni(-1, 1);
@@ -62,7 +68,7 @@ SolveStats run_solver(const mimd::ExecutionContext& ctx, const Matrix& a, const 
     return r.stats;
   }
   const int k = args.solver == "cg" ? 1 : args.k;
-  Block b = right_hand_sides(a.nrows, k), x(a.nrows, k);
+  Block b = right_hand_sides(a.nrows, k, args.rhs_ones), x(a.nrows, k);
   return args.solver == "cg" ? cg(ctx, a, b.ref().data, x.ref().data, opt)
                              : block_cg(ctx, a, b.ref(), x.ref(), opt);
 }
@@ -145,7 +151,7 @@ int bench(const mimd::ExecutionContext& ctx, const Matrix& a, Args args) {
       one.iterations, one.residual, t1.median, t1.min, t1.max, s1.median, s1.min, s1.max);
   // k separate CG solves (one per column) against one block CG on all k columns.
   for (int k : {8, 32}) {
-    const Block b = right_hand_sides(a.nrows, k);
+    const Block b = right_hand_sides(a.nrows, k, args.rhs_ones);
     Block x(a.nrows, 1);
     SolverOptions opt;
     opt.jacobi = args.jacobi;
@@ -191,6 +197,7 @@ int main(int argc, char** argv) {
   app.add_option("--guard", args.guard, "extra block columns (LOBPCG)")->check(CLI::Range(0, 256));
   app.add_option("--tol", args.tol, "tolerance (default 1e-8; LOBPCG 1e-6)");
   app.add_flag("--jacobi", args.jacobi, "diagonal (Jacobi) preconditioning");
+  app.add_flag("--rhs-ones", args.rhs_ones, "right-hand sides of ones (as the C example's)");
   app.add_flag("--check", args.check,
                "test: converge, same iterations on the reference kernel (within 2%)");
   app.add_flag("--dense", args.dense, "test: LOBPCG eigenvalues against dense dsyev");

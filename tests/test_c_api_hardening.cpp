@@ -50,6 +50,24 @@ class AddressSpaceCap {
   bool ok_ = false;
 };
 
+// Runs call(pages) on `bytes` of read-only zero pages (reserving no memory), with the
+// address space capped at 1 GiB above its current size; returns what the call returned.
+template <class Call>
+mimd_status_t under_cap(std::size_t bytes, Call call) {
+  void* pages =
+      ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  EXPECT_NE(pages, MAP_FAILED);
+  if (pages == MAP_FAILED) return MIMD_SUCCESS;
+  mimd_status_t status;
+  {
+    AddressSpaceCap cap(virtual_size() + (std::uint64_t{1} << 30));
+    EXPECT_TRUE(cap.ok());
+    status = call(pages);
+  }
+  ::munmap(pages, bytes);
+  return status;
+}
+
 TEST(CApiHardening, AllocationFailureIsOutOfMemory) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   GTEST_SKIP() << "the sanitizers' allocators abort instead of failing an allocation";
@@ -57,23 +75,37 @@ TEST(CApiHardening, AllocationFailureIsOutOfMemory) {
   mimd::testing::context();
   mimd_context_t ctx = nullptr;
   ASSERT_EQ(mimd_context_create(0, &ctx), MIMD_SUCCESS);
-  // A graph of 2^31 - 2 vertices and no edge: its row offsets (16 GiB, read-only zero
-  // pages here) are copied by mimd_bfs, an allocation the cap refuses.
+  // A graph of 2^31 - 2 vertices and no edge: its row offsets (16 GiB, zero pages
+  // here) are copied by mimd_bfs, an allocation the cap refuses.
   const std::int32_t n = 2147483646;
-  const std::size_t bytes = (static_cast<std::size_t>(n) + 1) * sizeof(std::int64_t);
-  void* row_map =
-      ::mmap(nullptr, bytes, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  ASSERT_NE(row_map, MAP_FAILED);
-  mimd_status_t status;
-  {
-    AddressSpaceCap cap(virtual_size() + (std::uint64_t{1} << 30));
-    ASSERT_TRUE(cap.ok());
-    status = mimd_bfs(ctx, nullptr, n, static_cast<const std::int64_t*>(row_map), nullptr, 1, 0,
-                      nullptr, nullptr, nullptr);
-  }
-  ::munmap(row_map, bytes);
+  const mimd_status_t status =
+      under_cap((static_cast<std::size_t>(n) + 1) * sizeof(std::int64_t), [&](const void* row_map) {
+        return mimd_bfs(ctx, nullptr, n, static_cast<const std::int64_t*>(row_map), nullptr, 1, 0,
+                        nullptr, nullptr, nullptr);
+      });
   EXPECT_EQ(status, MIMD_OUT_OF_MEMORY) << mimd_last_error(ctx);
   EXPECT_NE(std::string(mimd_last_error(ctx)).find("mimd_bfs"), std::string::npos);
+  mimd_context_destroy(ctx);
+}
+
+TEST(CApiHardening, CsrInt32OffsetsCopyRefusedIsOutOfMemory) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "the sanitizers' allocators abort instead of failing an allocation";
+#endif
+  mimd_context_t ctx = nullptr;
+  ASSERT_EQ(mimd_context_create(0, &ctx), MIMD_SUCCESS);
+  // 2^31 - 1 rows with int32 offsets (8 GiB of zero pages): the 64-bit copy (16 GiB)
+  // is refused by the cap before any offset is read.
+  const std::int64_t n = 2147483647;
+  mimd_csr_t csr = nullptr;
+  const mimd_status_t status =
+      under_cap((static_cast<std::size_t>(n) + 1) * sizeof(std::int32_t), [&](const void* row_map) {
+        return mimd_csr_create(ctx, n, n, 0, MIMD_INT32, row_map, nullptr, MIMD_DOUBLE, nullptr,
+                               &csr);
+      });
+  EXPECT_EQ(status, MIMD_OUT_OF_MEMORY) << mimd_last_error(nullptr);
+  EXPECT_EQ(csr, nullptr);
+  EXPECT_NE(std::string(mimd_last_error(nullptr)).find("mimd_csr_create"), std::string::npos);
   mimd_context_destroy(ctx);
 }
 

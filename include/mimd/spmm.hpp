@@ -66,6 +66,14 @@ using Dense = Kokkos::View<Scalar**, Layout, DefaultMemorySpace>;
 /// A reusable SpMM plan for one matrix. Cheap to copy (shared state).
 /// Supported instantiations: Scalar in {float, double}, Layout in
 /// {Kokkos::LayoutLeft, Kokkos::LayoutRight}.
+///
+/// Threads: each plan owns its work counters and buffers, so distinct plans may be
+/// applied from several host threads at once where the Kokkos backend accepts launches
+/// from several threads (Kokkos 4 OpenMP, which serialises them per instance). Kokkos
+/// 3.4 OpenMP and Kokkos 4 Threads accept parallel launches only from the thread that
+/// initialised Kokkos (reductions and team launches from another thread throw): there,
+/// make every call from that thread, or go through the C API (mimd.h), which runs all
+/// calls on one dispatch thread.
 template <class Scalar, class Layout>
 class SpmmPlan {
  public:

@@ -7,30 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "mimd/mimd.h"
-
-static int failures = 0;
-static int checks = 0;
-
-/* Evaluates `cond` once, prints "ok" or "FAIL" and the description. */
-#define CHECK(cond, ...)                         \
-  do {                                           \
-    const int check_ok_ = (cond);                \
-    ++checks;                                    \
-    printf("%s: ", check_ok_ ? "ok  " : "FAIL"); \
-    printf(__VA_ARGS__);                         \
-    printf("\n");                                \
-    if (!check_ok_) ++failures;                  \
-  } while (0)
-
-/* Checks a status and that the message (context's or thread's) contains `needle`. */
-static void check_error(mimd_context_t ctx, mimd_status_t got, mimd_status_t want,
-                        const char* needle, const char* what) {
-  const char* msg = mimd_last_error(ctx);
-  CHECK(got == want, "%s: status %s (expected %s)", what, mimd_status_string(got),
-        mimd_status_string(want));
-  CHECK(strstr(msg, needle) != NULL, "%s: message '%s' contains '%s'", what, msg, needle);
-}
 
 /* A (4 x 3): row 0 = {0: 1, 2: 2}, row 1 empty, row 2 = {1: 3}, row 3 = {0: 4, 1: 5, 2: 6}.
  * B (3 x 2) = [1 2; 3 4; 5 6], so A * B = [11 14; 0 0; 9 12; 49 64]. */
@@ -139,13 +117,6 @@ static void test_spmm(mimd_context_t ctx) {
               MIMD_INVALID_ARGUMENT, "ctx is NULL", "NULL context");
 }
 
-static int same(const int32_t* a, const int32_t* b, int n) {
-  int i;
-  for (i = 0; i < n; ++i)
-    if (a[i] != b[i]) return 0;
-  return 1;
-}
-
 static void test_bfs(mimd_context_t ctx) {
   /* Undirected: 0-1, 1-2, 1-3, vertex 4 isolated (both directions stored). */
   const int64_t u_row_map[] = {0, 1, 4, 5, 6, 6};
@@ -166,11 +137,11 @@ static void test_bfs(mimd_context_t ctx) {
   for (i = 0; i < sizeof algorithms / sizeof *algorithms; ++i) {
     const char* name = algorithms[i] ? algorithms[i] : "NULL";
     s = mimd_bfs(ctx, algorithms[i], 5, u_row_map, u_cols, 1, 0, parents, depths, &reached);
-    CHECK(s == MIMD_SUCCESS && same(parents, u_parents, 5) && same(depths, u_depths, 5) &&
+    CHECK(s == MIMD_SUCCESS && same_i32(parents, u_parents, 5) && same_i32(depths, u_depths, 5) &&
               reached == 4,
           "bfs %s undirected: parents, depths, reached (%s)", name, mimd_status_string(s));
     s = mimd_bfs(ctx, algorithms[i], 4, d_row_map, d_cols, 0, 0, parents, depths, &reached);
-    CHECK(s == MIMD_SUCCESS && same(parents, d_parents, 4) && same(depths, d_depths, 4) &&
+    CHECK(s == MIMD_SUCCESS && same_i32(parents, d_parents, 4) && same_i32(depths, d_depths, 4) &&
               reached == 3,
           "bfs %s directed: parents, depths, reached (%s)", name, mimd_status_string(s));
   }
@@ -275,6 +246,5 @@ int main(int argc, char** argv) {
   test_read(ctx, argv[1]);
 
   CHECK(mimd_context_destroy(ctx) == MIMD_SUCCESS, "context destroyed");
-  printf("%d checks, %d failed\n", checks, failures);
-  return failures != 0;
+  return check_summary();
 }

@@ -1,0 +1,36 @@
+# Runs the C example (mimd-cg-c) and mimd-solve's CG on the same system (b = ones) and
+# fails unless both converge and their iteration counts agree within 2% (at least 1).
+# -DC_EXE= -DCPP_EXE= -DC_MATRIX= (stencil3d:N or a file) -DCPP_MATRIX= -DJACOBI=ON|OFF
+# Prints "SKIPPED:" (the test's skip expression) when the C example finds no file.
+set(flags)
+if(JACOBI)
+  set(flags --jacobi)
+endif()
+execute_process(COMMAND ${C_EXE} ${C_MATRIX} ${flags} RESULT_VARIABLE c_rc OUTPUT_VARIABLE c_out)
+message("${c_out}")
+if(c_rc EQUAL 77)
+  return()
+endif()
+execute_process(COMMAND ${CPP_EXE} ${CPP_MATRIX} --solver cg --rhs-ones ${flags}
+  RESULT_VARIABLE cpp_rc OUTPUT_VARIABLE cpp_out)
+message("${cpp_out}")
+if(NOT c_rc EQUAL 0 OR NOT cpp_rc EQUAL 0)
+  message(FATAL_ERROR "not converged: mimd-cg-c exit ${c_rc}, mimd-solve exit ${cpp_rc}")
+endif()
+string(REGEX MATCH "iters=([0-9]+)" unused "${c_out}")
+set(c_iters ${CMAKE_MATCH_1})
+string(REGEX MATCH "iters=([0-9]+)" unused "${cpp_out}")
+set(cpp_iters ${CMAKE_MATCH_1})
+math(EXPR allowed "${cpp_iters} * 2 / 100")
+if(allowed LESS 1)
+  set(allowed 1)
+endif()
+math(EXPR diff "${c_iters} - ${cpp_iters}")
+if(diff LESS 0)
+  math(EXPR diff "-${diff}")
+endif()
+if(diff GREATER allowed)
+  message(FATAL_ERROR "C example: ${c_iters} iterations, C++ example: ${cpp_iters} (allowed "
+    "difference ${allowed})")
+endif()
+message("PASS: ${c_iters} iterations in C, ${cpp_iters} in C++ (allowed difference ${allowed})")
