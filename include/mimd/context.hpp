@@ -24,6 +24,10 @@ struct ContextOptions {
   /// Ignored when Kokkos was already initialised by the caller: its pool is used.
   int num_threads = 0;
   BindPolicy bind = BindPolicy::Cores;
+  /// First slot (core, or PU under BindPolicy::PUs) of the binding: thread t is bound to
+  /// slot (first_slot + t) modulo the slots. Processes sharing a machine (MPI ranks) give
+  /// each its own range. Must be >= 0.
+  int first_slot = 0;
   /// Optional JSON file overriding fields of the default tuning profile.
   std::string profile_path;
 };
