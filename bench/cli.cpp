@@ -18,6 +18,9 @@ int parse_command_line(int argc, char** argv, Config& config) {
   app.add_flag("--smoke", c.smoke, "a seconds-long run on tiny generated inputs (for tests)");
   app.add_flag("--float", c.with_float, "also run SpMM in single precision");
   app.add_flag("--list", c.list_only, "list the inputs the run would use, and exit");
+  app.add_flag("--distributed", c.distributed,
+               "run the distributed kernels (launch under mpirun; records carry ranks and "
+               "threads_per_rank)");
   app.add_option("--kernels", c.kernels, "kernels to run: spmm, bfs")
       ->delimiter(',')
       ->allow_extra_args(false)

@@ -18,6 +18,7 @@ namespace mimd::bench {
 struct Config {
   std::vector<std::string> inputs;  ///< empty: a built-in suite
   bool quick = false, smoke = false, with_float = false, list_only = false;
+  bool distributed = false;  ///< --distributed: mimd::dist under mpirun (distributed.cpp)
   std::vector<std::string> kernels{"spmm", "bfs"};
   std::vector<int> ks;
   std::vector<std::string> algorithms, bfs_algorithms, baselines;  ///< empty: defaults
@@ -39,6 +40,13 @@ constexpr int kExitUsage = 2;
 /// Parses argv into `config`. Returns -1 to go on, or the status to exit with
 /// (0 after --help, kExitUsage on a usage error, which it has reported).
 int parse_command_line(int argc, char** argv, Config& config);
+
+// ---- distributed run (distributed.cpp) ---------------------------------------------------
+/// mimd-bench --distributed under mpirun: initialises MPI, runs the inputs (default
+/// stencil3d:100, powerlaw:1000000:16, kron:20; k default 1, 8, 32) with mimd::dist and
+/// prints and (--json, rank 0) writes the records and the volume model. Returns the exit
+/// status (kExitUsage in a build without MPI).
+int run_distributed(const Config& config);
 
 // ---- suite (suite.cpp) -----------------------------------------------------------------
 

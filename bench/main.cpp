@@ -24,6 +24,7 @@ namespace mb = mimd::bench;
 int main(int argc, char** argv) {
   mb::Config config;
   if (const int rc = mb::parse_command_line(argc, argv, config); rc >= 0) return rc;
+  if (config.distributed) return mb::run_distributed(config);
   try {
     mimd::ContextOptions copt;
     copt.num_threads = config.threads;

@@ -29,19 +29,10 @@ std::vector<Scalar> make_b(std::int64_t n, int k) {
 
 template <class Scalar>
 HostCsr<Scalar> convert(const HostCsr<double>& a) {
-  if constexpr (std::is_same<Scalar, double>::value) {
+  if constexpr (std::is_same<Scalar, double>::value)
     return a;
-  } else {
-    HostCsr<Scalar> out;
-    out.nrows = a.nrows;
-    out.ncols = a.ncols;
-    out.row_map = a.row_map;
-    out.entries = a.entries;
-    out.values = typename HostCsr<Scalar>::values_type("values", a.values.extent(0));
-    for (std::size_t p = 0; p < a.values.extent(0); ++p)
-      out.values(p) = static_cast<Scalar>(a.values(p));
-    return out;
-  }
+  else
+    return convert_values<Scalar>(a);
 }
 
 template <class Scalar>

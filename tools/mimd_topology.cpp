@@ -6,6 +6,33 @@
 
 #include "mimd/context.hpp"
 #include "mimd/error.hpp"
+#ifdef MIMD_HAVE_MPI
+#include "mimd/dist/context.hpp"
+#endif
+
+namespace {
+
+// --ranks: under mpirun, one line per rank (its share of the cores, the binding).
+int print_rank_layout(int threads) {
+#ifdef MIMD_HAVE_MPI
+  MPI_Init(nullptr, nullptr);
+  const int status = mimd::dist::run_or_abort(MPI_COMM_WORLD, [&] {
+    mimd::dist::DistOptions options;
+    options.threads_per_rank = threads;
+    const mimd::dist::Context ctx(MPI_COMM_WORLD, options);
+    for (const auto& line : ctx.layout_summaries()) std::cout << line << "\n";
+    return 0;
+  });
+  MPI_Finalize();
+  return status;
+#else
+  (void)threads;
+  std::cerr << "mimd-topology: --ranks: this build has no MPI (CMake option MIMD_MPI)\n";
+  return 2;
+#endif
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Print the machine as mimd-kernels sees it"};
@@ -18,7 +45,11 @@ int main(int argc, char** argv) {
   app.add_option("--bind", bind, "Binding: cores, pus or none")
       ->check(CLI::IsMember({"cores", "pus", "none"}));
   app.add_option("--profile", profile, "JSON file overriding the tuning profile");
+  bool ranks = false;
+  app.add_flag("--ranks", ranks,
+               "Under mpirun: the rank layout, one line per rank (threads per rank: --threads)");
   CLI11_PARSE(app, argc, argv);
+  if (ranks) return print_rank_layout(threads);
 
   try {
     mimd::ContextOptions opts;

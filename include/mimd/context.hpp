@@ -24,6 +24,10 @@ struct ContextOptions {
   /// Ignored when Kokkos was already initialised by the caller: its pool is used.
   int num_threads = 0;
   BindPolicy bind = BindPolicy::Cores;
+  /// First slot (core, or PU under BindPolicy::PUs) of the binding: thread t is bound to
+  /// slot (first_slot + t) modulo the slots. Processes sharing a machine (MPI ranks) give
+  /// each its own range. Must be >= 0.
+  int first_slot = 0;
   /// Tuning profile to load (JSON, see mimd/tuning.hpp). Empty: $MIMD_PROFILE, else the
   /// user cache file of this device's fingerprint (written by mimd-tune), else the
   /// derived defaults. A missing, corrupt, truncated or stale file gives one warning on

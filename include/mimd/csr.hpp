@@ -211,6 +211,22 @@ CsrPattern<Ordinal, Offset, Target> to_memory_space(const CsrPattern<Ordinal, Of
   return out;
 }
 
+/// The same matrix with its values converted to Target (the pattern's arrays shared, no
+/// copy; the values copied, also when Target is Scalar).
+template <class Target, class Scalar>
+HostCsr<Target> convert_values(const HostCsr<Scalar>& a) {
+  HostCsr<Target> out;
+  out.nrows = a.nrows;
+  out.ncols = a.ncols;
+  out.row_map = a.row_map;
+  out.entries = a.entries;
+  out.values = typename HostCsr<Target>::values_type(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "values"), a.values.extent(0));
+  for (std::size_t p = 0; p < a.values.extent(0); ++p)
+    out.values(p) = static_cast<Target>(a.values(p));
+  return out;
+}
+
 /// A matrix with the pattern `p` (sharing its arrays, no copy) and value 1 on every
 /// entry: how graphs enter the numeric kernels.
 template <class Scalar>

@@ -72,7 +72,7 @@ std::string cpuset_text(hwloc_const_cpuset_t set) {
 // where each one runs. The work runs inside Kokkos itself: a parallel_for of one item per
 // pool thread, each thread keyed by its id in the pool. Static scheduling with chunks of
 // one hands every thread its item; a thread that got none is caught by a further round.
-std::vector<ThreadBinding> bind_host_pool(int num_threads, BindPolicy bind) {
+std::vector<ThreadBinding> bind_host_pool(int num_threads, BindPolicy bind, int first_slot) {
   using Host = Kokkos::DefaultHostExecutionSpace;
   hwloc_topology_t topo;
   if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0)
@@ -91,7 +91,8 @@ std::vector<ThreadBinding> bind_host_pool(int num_threads, BindPolicy bind) {
     ThreadBinding& b = bindings[t];
     b.thread = static_cast<int>(t);
     if (bind != BindPolicy::None && nslots > 0) {
-      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, slot_type, static_cast<unsigned>(t) % nslots);
+      hwloc_obj_t obj = hwloc_get_obj_by_type(
+          topo, slot_type, static_cast<unsigned>(static_cast<int>(t) + first_slot) % nslots);
       refused[t] = hwloc_set_cpubind(topo, obj->cpuset, HWLOC_CPUBIND_THREAD) != 0;
       hwloc_obj_t core = slot_type == HWLOC_OBJ_CORE
                              ? obj
@@ -152,6 +153,9 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
   if (options.num_threads < 0)
     throw InvalidArgument("ExecutionContext: num_threads = " + std::to_string(options.num_threads) +
                           " (expected >= 0)");
+  if (options.first_slot < 0)
+    throw InvalidArgument("ExecutionContext: first_slot = " + std::to_string(options.first_slot) +
+                          " (expected >= 0)");
   const int slots = options.bind == BindPolicy::PUs ? s.topology.pus : s.topology.cores;
   if (options.bind != BindPolicy::None && options.num_threads > s.topology.pus)
     throw InvalidArgument("ExecutionContext: " + std::to_string(options.num_threads) +
@@ -161,7 +165,7 @@ ExecutionContext::ExecutionContext(const ContextOptions& options)
   s.owns_kokkos = ensure_kokkos(requested);
   s.num_threads = Kokkos::DefaultHostExecutionSpace().concurrency();
 
-  s.bindings = bind_host_pool(s.num_threads, options.bind);
+  s.bindings = bind_host_pool(s.num_threads, options.bind, options.first_slot);
   s.fingerprint = device_fingerprint(s.topology, backend(), kokkos_version());
   ProfileLoad loaded = load_device_profile(default_profile(s.topology, backend()), s.fingerprint,
                                            options.profile_path);

@@ -181,6 +181,44 @@ template <class M>
 std::uint64_t cache_store(const std::string& source, const std::string& variant, const M& m,
                           const MatrixMarketInfo* info);
 
+// ---- Matrix Market pieces (matrix_market.cpp), also used by the distributed reader ----
+
+enum class MmSymmetry { General, Symmetric, SkewSymmetric, Hermitian };
+
+/// The banner and size line of a Matrix Market file.
+struct MmHeader {
+  MatrixMarketInfo info;
+  bool array = false, pattern = false, integer = false;
+  MmSymmetry symmetry = MmSymmetry::General;
+  std::size_t data_begin = 0;   ///< offset of the first data line
+  std::uint64_t data_line = 0;  ///< its 1-based line number
+  std::uint64_t expected = 0;   ///< data entries the size line announces
+};
+
+/// The entries parsed from one piece of the data lines, in file order (1-based indices
+/// made 0-based; values empty for a pattern), or its first error.
+struct MmChunk {
+  std::vector<std::int32_t> rows, cols;
+  std::vector<double> values;
+  std::uint64_t lines = 0;     ///< '\n' seen
+  std::uint64_t entries = 0;   ///< data lines parsed
+  std::uint64_t mirrored = 0;  ///< off-diagonal entries of symmetric storage
+  ChunkError error;
+};
+
+/// Reads the banner, comments and size line of `src`, checking the claims against the
+/// text's size and the memory budget.
+/// @throws ParseError naming the file, the line and the text
+MmHeader parse_mm_header(const TextSource& src);
+
+/// Parses the data lines of [begin, end) into `c`. `text_end` tells whether a line
+/// without '\n' is the file's last one (a missing token there means a truncated file).
+void parse_mm_chunk(const MmHeader& h, const char* begin, const char* end, const char* text_end,
+                    MmChunk& c);
+
+/// Start of the data line number `k` (0-based) of [begin, end), and its 0-based line.
+const char* find_mm_entry(const char* begin, const char* end, std::uint64_t k, std::uint64_t& line);
+
 /// Parses already-loaded text (matrix_market.cpp / snap.cpp); used by read_matrix.
 template <class Scalar>
 HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& info,

@@ -20,16 +20,9 @@ namespace io_detail {
 
 namespace {
 
-enum class Symmetry { General, Symmetric, SkewSymmetric, Hermitian };
-
-struct Header {
-  MatrixMarketInfo info;
-  bool array = false, pattern = false, integer = false;
-  Symmetry symmetry = Symmetry::General;
-  std::size_t data_begin = 0;   ///< offset of the first data line
-  std::uint64_t data_line = 0;  ///< its 1-based line number
-  std::uint64_t expected = 0;   ///< data entries the size line announces
-};
+using Symmetry = MmSymmetry;
+using Header = MmHeader;
+using Chunk = MmChunk;
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -54,7 +47,9 @@ std::uint64_t count_lines(const std::string& text) {
   return n + (!text.empty() && text.back() != '\n' ? 1 : 0);
 }
 
-Header parse_header(const TextSource& src) {
+}  // namespace
+
+MmHeader parse_mm_header(const TextSource& src) {
   const std::string& t = src.text;
   const std::string& file = src.name;
   Header h;
@@ -215,19 +210,8 @@ Header parse_header(const TextSource& src) {
   return h;
 }
 
-struct Chunk {
-  std::vector<std::int32_t> rows, cols;
-  std::vector<double> values;
-  std::uint64_t lines = 0;     ///< '\n' seen
-  std::uint64_t entries = 0;   ///< data lines parsed
-  std::uint64_t mirrored = 0;  ///< off-diagonal entries of symmetric storage
-  ChunkError error;
-};
-
-// Parses the data lines of [begin, end). `text_end` tells whether a line without
-// '\n' is the file's last one (a missing token there means a truncated file).
-void parse_chunk(const Header& h, const char* begin, const char* end, const char* text_end,
-                 Chunk& c) {
+void parse_mm_chunk(const MmHeader& h, const char* begin, const char* end, const char* text_end,
+                    Chunk& c) {
   const auto reserve = static_cast<std::size_t>(end - begin) / 8;
   if (!h.array) {
     c.rows.reserve(reserve);
@@ -314,6 +298,8 @@ void parse_chunk(const Header& h, const char* begin, const char* end, const char
 // then (symmetric kinds) the mirrored off-diagonal ones of every chunk, each in file
 // order. For the usual column-major lower triangle every row then receives its columns
 // already sorted (stored ones below the diagonal, mirrored ones above).
+namespace {
+
 template <class Scalar>
 struct ChunkSource {
   const std::vector<Chunk>& chunks;
@@ -345,8 +331,10 @@ struct ChunkSource {
   }
 };
 
-// Start of the data line number `k` (0-based) of [begin, end), and its 0-based line.
-const char* find_entry(const char* begin, const char* end, std::uint64_t k, std::uint64_t& line) {
+}  // namespace
+
+const char* find_mm_entry(const char* begin, const char* end, std::uint64_t k,
+                          std::uint64_t& line) {
   line = 0;
   for (const char* p = begin; p < end; ++line) {
     const char* q = skip_blanks(p, end);
@@ -357,19 +345,17 @@ const char* find_entry(const char* begin, const char* end, std::uint64_t k, std:
   return end;
 }
 
-}  // namespace
-
 template <class Scalar>
 HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& info,
                                     Progress& progress) {
-  const Header h = parse_header(src);
+  const Header h = parse_mm_header(src);
   info = h.info;
   const std::string& t = src.text;
   const int parts = chunk_count(t.size() - h.data_begin);
   const auto cuts = split_at_lines(t, h.data_begin, parts);
   std::vector<Chunk> chunks(static_cast<std::size_t>(parts));
   for_each_chunk(t, cuts, progress, [&](int k, const char* begin, const char* end) {
-    parse_chunk(h, begin, end, t.data() + t.size(), chunks[k]);
+    parse_mm_chunk(h, begin, end, t.data() + t.size(), chunks[k]);
   });
   std::uint64_t line = h.data_line, entries = 0;
   for (int k = 0; k < parts; ++k) {
@@ -377,7 +363,7 @@ HostCsr<Scalar> parse_matrix_market(const TextSource& src, MatrixMarketInfo& inf
     if (entries + c.entries > h.expected) {
       std::uint64_t local = 0;
       const char* at =
-          find_entry(t.data() + cuts[k], t.data() + cuts[k + 1], h.expected - entries, local);
+          find_mm_entry(t.data() + cuts[k], t.data() + cuts[k + 1], h.expected - entries, local);
       throw ParseError(src.name, line + local, ParseErrorKind::TooManyEntries,
                        "the size line declares " + std::to_string(h.expected) +
                            " entries; this line holds one more",

@@ -1,0 +1,11 @@
+// Shared by the MPI tests: the process' distributed context.
+#pragma once
+
+#include "mimd/dist/context.hpp"
+
+namespace mimd::dist::testing {
+
+/// The context over MPI_COMM_WORLD, created once.
+const Context& context();
+
+}  // namespace mimd::dist::testing

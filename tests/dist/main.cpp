@@ -1,0 +1,34 @@
+// Driver of the MPI tests: MPI, then one distributed context (and so one Kokkos runtime)
+// for the process; the exit status is non-zero on every rank when a test failed on any.
+#include <gtest/gtest.h>
+
+#include "dist_testing.hpp"
+
+namespace mimd::dist::testing {
+
+const Context& context() {
+  static const Context ctx(MPI_COMM_WORLD);
+  return ctx;
+}
+
+}  // namespace mimd::dist::testing
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  ::testing::InitGoogleTest(&argc, argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0) {  // one rank prints the test list; failures still print on every rank
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int status = mimd::dist::run_or_abort(MPI_COMM_WORLD, [] {
+    mimd::dist::testing::context();
+    int failed = RUN_ALL_TESTS() != 0, any = 0;
+    MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return any;
+  });
+  MPI_Finalize();
+  return status;
+}
