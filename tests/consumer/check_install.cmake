@@ -28,6 +28,13 @@ foreach(lang C CXX)
     list(APPEND compilers -DCMAKE_${lang}_COMPILER=${CMAKE_${lang}_COMPILER})
   endif()
 endforeach()
+# A sanitized library needs its runtime in the program too (SANITIZE_FLAGS: the build's
+# MIMD_SANITIZE_FLAGS, a list).
+if(SANITIZE_FLAGS)
+  string(REPLACE ";" " " flags "${SANITIZE_FLAGS}")
+  list(APPEND compilers -DCMAKE_C_FLAGS=${flags} -DCMAKE_CXX_FLAGS=${flags}
+    -DCMAKE_EXE_LINKER_FLAGS=${flags})
+endif()
 # As a user would: <Package>_ROOT prefixes (Kokkos_DIR is <prefix>/lib*/cmake/Kokkos).
 get_filename_component(kokkos_root "${Kokkos_DIR}/../../.." ABSOLUTE)
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build} -DCMAKE_BUILD_TYPE=Release
