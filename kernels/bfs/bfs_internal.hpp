@@ -200,6 +200,56 @@ std::int64_t frontier_offsets(const BfsGraph::State& g, Workspace& ws) {
   return total;
 }
 
+/// What a top-down step's kernel reads and writes (raw pointers, captured by value).
+struct TdArrays {
+  std::int32_t head;      ///< the frontier is queue[head, head + f)
+  std::int32_t* queue;    ///< claimed vertices are appended at *tail
+  std::int32_t* out_deg;  ///< the out-degree of queue[i] (encoded as in queue_deg)
+  std::int32_t* tail;
+  const std::int64_t* offsets;  ///< frontier_offsets' scan
+  const std::int64_t* row_map;  ///< out-edges
+  const std::int32_t* entries;
+  std::int32_t* parent;
+  std::int32_t* depth;  ///< null unless depths are written
+  std::int32_t next_depth;
+};
+inline TdArrays td_arrays(const BfsGraph::State& g, const Workspace& ws, std::int32_t level) {
+  return {ws.head,
+          ws.queue.data(),
+          ws.queue_deg.data(),
+          ws.tail.data(),
+          ws.offsets.data(),
+          g.out.row_map.data(),
+          g.out.entries.data(),
+          ws.parent.data(),
+          ws.write_depths ? ws.depth.data() : nullptr,
+          level + 1};
+}
+
+/// What a bottom-up step's kernel reads and writes (raw pointers, captured by value).
+struct BuArrays {
+  std::int32_t n;
+  const std::int64_t* row_map;  ///< in-edges
+  const std::int32_t* entries;
+  std::int32_t* parent;
+  std::int32_t* depth;  ///< null unless depths are written
+  const Word* front;    ///< the frontier bitmap
+  Word* next;           ///< the next frontier's bitmap
+  Word* settled;
+  std::int32_t next_depth;
+};
+inline BuArrays bu_arrays(const BfsGraph::State& g, const Workspace& ws, std::int32_t level) {
+  return {ws.n,
+          g.in.row_map.data(),
+          g.in.entries.data(),
+          ws.parent.data(),
+          ws.write_depths ? ws.depth.data() : nullptr,
+          ws.front.data(),
+          ws.next.data(),
+          ws.settled.data(),
+          level + 1};
+}
+
 /// Top-down: frontier edges per work item (a block of the concatenated adjacency lists):
 /// about 8 items per thread, at least 256 edges, at most the hub degree (so a hub vertex
 /// is split across workers).

@@ -19,16 +19,8 @@ template <class Space>
 StepStats bu_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
   using Policy = Kokkos::TeamPolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>;
   using Team = typename Policy::member_type;
-  const std::int32_t n = ws.n;
   const std::int64_t nwords = ws.nwords;
-  const std::int64_t* const row_map = g.in.row_map.data();
-  const std::int32_t* const entries = g.in.entries.data();
-  std::int32_t* const parent = ws.parent.data();
-  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
-  const Word* const front = ws.front.data();
-  Word* const next = ws.next.data();
-  Word* const settled = ws.settled.data();
-  const std::int32_t next_depth = level + 1;
+  const BuArrays a = bu_arrays(g, ws, level);
   const core_detail::TeamShape shape = core_detail::clamp_shape<Space>(ws.shape);
   const int vec = shape.vector;
 
@@ -38,26 +30,26 @@ StepStats bu_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
     std::int64_t my_found = 0, my_edges = 0;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, w0, w1), [&](std::int64_t w) {
       const std::int32_t base = static_cast<std::int32_t>(w * 64);
-      const int width = n - base < 64 ? n - base : 64;
+      const int width = a.n - base < 64 ? a.n - base : 64;
       const Word valid = width == 64 ? ~Word(0) : (Word(1) << width) - 1;
-      const Word done = settled[w];
+      const Word done = a.settled[w];
       Word now_done = done, claimed = 0;
       for (Word bits = ~done & valid; bits != 0; bits &= bits - 1) {
         const int bit = lowest_bit64(bits);
         const std::int32_t u = base + bit;
-        if (parent[u] >= 0) {
+        if (a.parent[u] >= 0) {
           now_done |= Word(1) << bit;
           continue;
         }
-        const std::int64_t begin = row_map[u], end = row_map[u + 1];
+        const std::int64_t begin = a.row_map[u], end = a.row_map[u + 1];
         std::int64_t hit = end;
         for (std::int64_t e = begin; e < end && hit == end; e += vec) {
           const std::int64_t round = end - e < vec ? end - e : vec;
           Kokkos::parallel_reduce(
               Kokkos::ThreadVectorRange(team, round),
               [&](std::int64_t j, std::int64_t& first) {
-                const std::int32_t v = entries[e + j];
-                if (((front[v >> 6] >> (v & 63)) & 1) && e + j < first) first = e + j;
+                const std::int32_t v = a.entries[e + j];
+                if (((a.front[v >> 6] >> (v & 63)) & 1) && e + j < first) first = e + j;
               },
               Kokkos::Min<std::int64_t>(hit));
           if (hit == Kokkos::reduction_identity<std::int64_t>::min()) hit = end;
@@ -65,8 +57,8 @@ StepStats bu_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
         my_edges += (hit < end ? hit + 1 : end) - begin;
         if (hit < end) {
           Kokkos::single(Kokkos::PerThread(team), [&]() {
-            parent[u] = entries[hit];
-            if (depth) depth[u] = next_depth;
+            a.parent[u] = a.entries[hit];
+            if (a.depth) a.depth[u] = a.next_depth;
           });
           claimed |= Word(1) << bit;
           ++my_found;
@@ -74,8 +66,8 @@ StepStats bu_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
       }
       now_done |= claimed;
       Kokkos::single(Kokkos::PerThread(team), [&]() {
-        next[w] = claimed;
-        if (now_done != done) settled[w] = now_done;
+        a.next[w] = claimed;
+        if (now_done != done) a.settled[w] = now_done;
       });
     });
     Kokkos::single(Kokkos::PerThread(team), [&]() {

@@ -33,21 +33,11 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
   StepStats stats;
   const std::int32_t f = ws.frontier_size();
   if (f == 0) return stats;
-  const std::int32_t head = ws.head;
-  const std::int32_t* const queue = ws.queue.data();
-  const std::int64_t* const offsets = ws.offsets.data();
-  const std::int64_t* const row_map = g.out.row_map.data();
-  const std::int32_t* const entries = g.out.entries.data();
   const std::int64_t total = frontier_offsets<Space>(g, ws);
   if (total == 0) return td_finish(ws, 0, 0);
   const std::int64_t block = td_block_edges(ws, total, Space().concurrency());
   const std::int64_t nblocks = (total + block - 1) / block;
-  std::int32_t* const parent = ws.parent.data();
-  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
-  std::int32_t* const out_queue = ws.queue.data();
-  std::int32_t* const out_deg = ws.queue_deg.data();
-  std::int32_t* const tail = ws.tail.data();
-  const std::int32_t next_depth = level + 1;
+  const TdArrays a = td_arrays(g, ws, level);
 
   std::int64_t scout = 0;
   Kokkos::parallel_reduce(
@@ -60,33 +50,33 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
         std::int32_t buf_deg[kLocalBuffer];
         int nbuf = 0;
         auto flush = [&]() {
-          const std::int32_t pos = Kokkos::atomic_fetch_add(tail, nbuf);
+          const std::int32_t pos = Kokkos::atomic_fetch_add(a.tail, nbuf);
           for (int k = 0; k < nbuf; ++k) {
-            out_queue[pos + k] = buf[k];
-            out_deg[pos + k] = buf_deg[k];
+            a.queue[pos + k] = buf[k];
+            a.out_deg[pos + k] = buf_deg[k];
           }
           nbuf = 0;
         };
         std::int64_t e = b * block;
         const std::int64_t e_end = e + block < total ? e + block : total;
-        std::int32_t i = edge_owner(offsets, f, e);
+        std::int32_t i = edge_owner(a.offsets, f, e);
         while (e < e_end) {
-          while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
+          while (a.offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
           // Software pipelining of the misses: the row offsets of the vertex
           // 2 * kAhead places on, the adjacency list of the one kAhead places on.
-          if (i + 2 * kAhead < f) prefetch(row_map + queue[head + i + 2 * kAhead]);
-          if (i + kAhead < f) prefetch(entries + row_map[queue[head + i + kAhead]]);
-          const std::int32_t u = queue[head + i];
-          const std::int64_t shift = row_map[u] - offsets[i];
-          const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
+          if (i + 2 * kAhead < f) prefetch(a.row_map + a.queue[a.head + i + 2 * kAhead]);
+          if (i + kAhead < f) prefetch(a.entries + a.row_map[a.queue[a.head + i + kAhead]]);
+          const std::int32_t u = a.queue[a.head + i];
+          const std::int64_t shift = a.row_map[u] - a.offsets[i];
+          const std::int64_t stop = a.offsets[i + 1] < e_end ? a.offsets[i + 1] : e_end;
           for (; e < stop; ++e) {
             // A successful claim is a locked instruction, which stalls later loads;
             // prefetches are not held back, so the parents read next stay in flight.
-            if (e + kAheadEdges < stop) prefetch(parent + entries[shift + e + kAheadEdges]);
-            const std::int32_t v = entries[shift + e];
-            const std::int32_t seen = parent[v];
-            if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {
-              if (depth) depth[v] = next_depth;
+            if (e + kAheadEdges < stop) prefetch(a.parent + a.entries[shift + e + kAheadEdges]);
+            const std::int32_t v = a.entries[shift + e];
+            const std::int32_t seen = a.parent[v];
+            if (seen < 0 && Kokkos::atomic_compare_exchange(&a.parent[v], seen, u) == seen) {
+              if (a.depth) a.depth[v] = a.next_depth;
               const std::int32_t d = -seen - 1;
               scout_sum += d;
               buf[nbuf] = v;

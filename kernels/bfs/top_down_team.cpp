@@ -22,23 +22,13 @@ StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const std::int32_t f = ws.frontier_size();
   if (f == 0) return StepStats{};
-  const std::int32_t head = ws.head;
-  const std::int32_t* const queue = ws.queue.data();
-  const std::int64_t* const offsets = ws.offsets.data();
-  const std::int64_t* const row_map = g.out.row_map.data();
-  const std::int32_t* const entries = g.out.entries.data();
   const std::int64_t total = frontier_offsets<Space>(g, ws);
   if (total == 0) return td_finish(ws, 0, 0);
   const core_detail::TeamShape shape = core_detail::clamp_shape<Space>(ws.shape);
   const std::int64_t block = std::max<std::int64_t>(
       1, std::min(td_block_edges(ws, total, Space().concurrency()), shape.scratch_bytes / 8));
   const std::int64_t nblocks = (total + block - 1) / block;
-  std::int32_t* const parent = ws.parent.data();
-  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
-  std::int32_t* const out_queue = ws.queue.data();
-  std::int32_t* const out_deg = ws.queue_deg.data();
-  std::int32_t* const tail = ws.tail.data();
-  const std::int32_t next_depth = level + 1;
+  const TdArrays a = td_arrays(g, ws, level);
   const std::size_t scratch = 2 * ScratchInts::shmem_size(block);
 
   const auto kernel = KOKKOS_LAMBDA(const Team& team, std::int64_t& scout_sum) {
@@ -52,21 +42,21 @@ StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
       std::int64_t e = e0 + th * len / threads;
       const std::int64_t e_end = e0 + (th + 1) * len / threads;
       if (e >= e_end) return;
-      std::int32_t i = edge_owner(offsets, f, e);
+      std::int32_t i = edge_owner(a.offsets, f, e);
       while (e < e_end) {
-        while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
-        const std::int32_t u = queue[head + i];
-        const std::int64_t shift = row_map[u] - offsets[i];
-        const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
+        while (a.offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
+        const std::int32_t u = a.queue[a.head + i];
+        const std::int64_t shift = a.row_map[u] - a.offsets[i];
+        const std::int64_t stop = a.offsets[i + 1] < e_end ? a.offsets[i + 1] : e_end;
         std::int64_t seg_scout = 0;
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(team, stop - e),
             [&](std::int64_t j, std::int64_t& s) {
-              const std::int32_t v = entries[shift + e + j];
-              const std::int32_t seen = parent[v];
+              const std::int32_t v = a.entries[shift + e + j];
+              const std::int32_t seen = a.parent[v];
               std::int32_t got = -1;
-              if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {
-                if (depth) depth[v] = next_depth;
+              if (seen < 0 && Kokkos::atomic_compare_exchange(&a.parent[v], seen, u) == seen) {
+                if (a.depth) a.depth[v] = a.next_depth;
                 got = v;
                 claimed_deg(e - e0 + j) = -seen - 1;
                 s += -seen - 1;
@@ -87,13 +77,13 @@ StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
     if (count > 0)
       Kokkos::single(
           Kokkos::PerTeam(team),
-          [&](std::int32_t& b) { b = Kokkos::atomic_fetch_add(tail, count); }, base);
+          [&](std::int32_t& b) { b = Kokkos::atomic_fetch_add(a.tail, count); }, base);
     Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, len),
                           [&](std::int64_t j, std::int32_t& pos, const bool final) {
                             if (claimed(j) < 0) return;
                             if (final) {
-                              out_queue[base + pos] = claimed(j);
-                              out_deg[base + pos] = claimed_deg(j);
+                              a.queue[base + pos] = claimed(j);
+                              a.out_deg[base + pos] = claimed_deg(j);
                             }
                             ++pos;
                           });
