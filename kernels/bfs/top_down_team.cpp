@@ -5,9 +5,10 @@
 //    edges of each frontier vertex in that share, so a high-degree vertex is spread over
 //    the team's threads and lanes; vertices are claimed by compare-and-swap on their
 //    parent entry (as top_down.cpp);
-//  - the claims are recorded per edge in team scratch; a team reduction counts them, one
-//    atomic add on the queue's tail per team reserves their places, and a team scan
-//    writes them out in edge order (no atomic per vertex, no per-thread buffers).
+//  - the claims are recorded per edge in team scratch; each thread counts those of its
+//    share, and one team scan (Kokkos team_scan with a global accumulator: one atomic
+//    add on the queue's tail per team) gives every thread its place in the queue (no
+//    atomic per vertex, no per-thread buffers).
 #include "bfs/bfs_internal.hpp"
 
 namespace mimd {
@@ -69,24 +70,24 @@ StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
       }
     });
     team.team_barrier();
+    // Thread r appends the claims of entries [j0, j1): its count goes into a team scan
+    // whose total is added to the queue's tail with one atomic for the whole team.
+    const std::int64_t j0 = team.team_rank() * len / threads;
+    const std::int64_t j1 = (team.team_rank() + 1) * len / threads;
     std::int32_t count = 0;
     Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, len),
-        [&](std::int64_t j, std::int32_t& c) { c += claimed(j) >= 0 ? 1 : 0; }, count);
-    std::int32_t base = 0;
-    if (count > 0)
-      Kokkos::single(
-          Kokkos::PerTeam(team),
-          [&](std::int32_t& b) { b = Kokkos::atomic_fetch_add(a.tail, count); }, base);
-    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, len),
-                          [&](std::int64_t j, std::int32_t& pos, const bool final) {
-                            if (claimed(j) < 0) return;
-                            if (final) {
-                              a.queue[base + pos] = claimed(j);
-                              a.out_deg[base + pos] = claimed_deg(j);
-                            }
-                            ++pos;
-                          });
+        Kokkos::ThreadVectorRange(team, j1 - j0),
+        [&](std::int64_t j, std::int32_t& c) { c += claimed(j0 + j) >= 0 ? 1 : 0; }, count);
+    const std::int32_t pos = team.team_scan(count, a.tail);
+    Kokkos::single(Kokkos::PerThread(team), [&]() {
+      std::int32_t p = pos;
+      for (std::int64_t j = j0; j < j1; ++j) {
+        if (claimed(j) < 0) continue;
+        a.queue[p] = claimed(j);
+        a.out_deg[p] = claimed_deg(j);
+        ++p;
+      }
+    });
     Kokkos::single(Kokkos::PerThread(team), [&]() { scout_sum += my_scout; });
     team.team_barrier();  // the team's next block reuses the scratch
   };
