@@ -161,6 +161,8 @@ TEST(Tuning, CpuProfileFollowsTheCaches) {
   const auto gpu = mimd::default_profile(topo, "Cuda");
   EXPECT_EQ(gpu.spmm_combine, mimd::SplitCombine::Atomic);
   EXPECT_TRUE(gpu.spmm_use_scratch);
+  EXPECT_EQ(gpu.team_vector, 32);
+  EXPECT_EQ(small.team_vector, 1);
   EXPECT_EQ(small.bfs_alpha, 15);
   EXPECT_EQ(small.bfs_beta, 18);
 }
@@ -189,6 +191,24 @@ TEST(Tuning, JsonOverridesAndRejectsBadValues) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   EXPECT_THROW(mimd::load_profile(path + ".missing", base), mimd::IoError);
+  {
+    std::ofstream f(path);
+    f << R"({"team_size": 3, "team_vector": 8, "team_scratch_bytes": 0})";
+  }
+  const auto team = mimd::load_profile(path, base);
+  EXPECT_EQ(team.team_size, 3);
+  EXPECT_EQ(team.team_vector, 8);
+  EXPECT_EQ(team.team_scratch_bytes, 0);
+  {
+    std::ofstream f(path);
+    f << R"({"team_vector": 0})";
+  }
+  try {
+    mimd::load_profile(path, base);
+    FAIL() << "a team of 0 lanes was accepted";
+  } catch (const mimd::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("team_vector = 0"), std::string::npos) << e.what();
+  }
   std::remove(path.c_str());
 }
 

@@ -3,43 +3,15 @@
 // al. SC'12). Work items are 64-vertex words: a word of the next frontier is built in
 // a register and stored once, so no atomics are needed. The `settled` bitmap lets a
 // step skip vertices that are visited or unreachable without reading their parents.
-#include <utility>
-
 #include "bfs/bfs_internal.hpp"
 
 namespace mimd {
 namespace bfs_detail {
 namespace {
 
-struct Counts {
-  std::int64_t found = 0;
-  std::int64_t edges = 0;
-  KOKKOS_INLINE_FUNCTION Counts& operator+=(const Counts& o) {
-    found += o.found;
-    edges += o.edges;
-    return *this;
-  }
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Counts& o) volatile {
-    found += o.found;
-    edges += o.edges;
-  }
-};
-
-}  // namespace
-
-namespace {
-
 template <class Space>
 StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
-  const std::int32_t n = ws.n;
-  const std::int64_t* const row_map = g.in.row_map.data();
-  const std::int32_t* const entries = g.in.entries.data();
-  std::int32_t* const parent = ws.parent.data();
-  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
-  const Word* const front = ws.front.data();
-  Word* const next = ws.next.data();
-  Word* const settled = ws.settled.data();
-  const std::int32_t next_depth = level + 1;
+  const BuArrays a = bu_arrays(g, ws, level);
 
   Counts counts;
   Kokkos::parallel_reduce(
@@ -49,33 +21,33 @@ StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
           .set_chunk_size(ws.bu_chunk_words),
       KOKKOS_LAMBDA(const std::int64_t w, Counts& c) {
         const std::int32_t base = static_cast<std::int32_t>(w * 64);
-        const int width = n - base < 64 ? n - base : 64;
+        const int width = a.n - base < 64 ? a.n - base : 64;
         const Word valid = width == 64 ? ~Word(0) : (Word(1) << width) - 1;
-        const Word done = settled[w];
+        const Word done = a.settled[w];
         Word now_done = done;
         // First pass: drop vertices already visited (by top-down steps) and prefetch
         // the adjacency lists of the others, so their cache misses overlap.
         Word todo = 0;
         for (Word bits = ~done & valid; bits != 0; bits &= bits - 1) {
           const int bit = lowest_bit64(bits);
-          if (parent[base + bit] >= 0) {
+          if (a.parent[base + bit] >= 0) {
             now_done |= Word(1) << bit;
           } else {
             todo |= Word(1) << bit;
-            prefetch(entries + row_map[base + bit]);
+            prefetch(a.entries + a.row_map[base + bit]);
           }
         }
         Word claimed = 0;
         for (; todo != 0; todo &= todo - 1) {
           const int bit = lowest_bit64(todo);
           const std::int32_t u = base + bit;
-          const std::int64_t begin = row_map[u], end = row_map[u + 1];
+          const std::int64_t begin = a.row_map[u], end = a.row_map[u + 1];
           std::int64_t e = begin;
           for (; e < end; ++e) {
-            const std::int32_t v = entries[e];
-            if ((front[v >> 6] >> (v & 63)) & 1) {
-              parent[u] = v;
-              if (depth) depth[u] = next_depth;
+            const std::int32_t v = a.entries[e];
+            if ((a.front[v >> 6] >> (v & 63)) & 1) {
+              a.parent[u] = v;
+              if (a.depth) a.depth[u] = a.next_depth;
               claimed |= Word(1) << bit;
               ++c.found;
               break;
@@ -83,21 +55,18 @@ StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
           }
           c.edges += (e < end ? e + 1 : end) - begin;
         }
-        next[w] = claimed;
+        a.next[w] = claimed;
         now_done |= claimed;
-        if (now_done != done) settled[w] = now_done;
+        if (now_done != done) a.settled[w] = now_done;
       },
       counts);
-  std::swap(ws.front, ws.next);
-  StepStats stats;
-  stats.found = counts.found;
-  stats.edges_examined = counts.edges;
-  return stats;
+  return bu_finish(ws, counts);
 }
 
 }  // namespace
 
 StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+  if (ws.team) return bu_team_step(g, ws, level, ws.serial_search);
   return with_bfs_space(ws.serial_search,
                         [&](auto space) { return bu_step_on<decltype(space)>(g, ws, level); });
 }

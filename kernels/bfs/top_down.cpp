@@ -30,43 +30,13 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
   StepStats stats;
   const std::int32_t f = ws.frontier_size();
   if (f == 0) return stats;
-  const std::int32_t head = ws.head;
-  const std::int32_t* const queue = ws.queue.data();
-  const std::int32_t* const queue_deg = ws.queue_deg.data();
-  std::int64_t* const offsets = ws.offsets.data();
-  const std::int64_t* const row_map = g.out.row_map.data();
-  const std::int32_t* const entries = g.out.entries.data();
-
-  Kokkos::parallel_scan(
-      "mimd::bfs::td_offsets", Kokkos::RangePolicy<Space>(0, f),
-      KOKKOS_LAMBDA(const std::int32_t i, std::int64_t& update, const bool final) {
-        const std::int32_t u = queue[head + i];
-        std::int64_t d = queue_deg[head + i];
-        if (d == kMaxEncodedDegree) d = row_map[u + 1] - row_map[u];
-        if (final) offsets[i] = update;
-        update += d;
-        if (final && i == f - 1) offsets[f] = update;
-      });
-  std::int64_t total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(ws.offsets, f));
-  stats.edges_examined = total;
-  if (total == 0) {
-    ws.head = ws.tail_host;
-    return stats;
-  }
-
-  const std::int64_t block = std::min<std::int64_t>(
-      std::max<std::int64_t>(ws.hub_degree, 1),
-      std::max(ws.td_min_block_edges, total / (ws.td_blocks_per_thread * Space().concurrency())));
+  const std::int64_t total = frontier_offsets<Space>(g, ws);
+  if (total == 0) return td_finish(ws, 0, 0);
+  const std::int64_t block = td_block_edges(ws, total, Space().concurrency());
   const std::int32_t ahead = ws.td_prefetch_vertices;
   const std::int64_t ahead_edges = ws.td_prefetch_edges;
   const std::int64_t nblocks = (total + block - 1) / block;
-  std::int32_t* const parent = ws.parent.data();
-  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
-  std::int32_t* const out_queue = ws.queue.data();
-  std::int32_t* const out_deg = ws.queue_deg.data();
-  std::int32_t* const tail = ws.tail.data();
-  const std::int32_t next_depth = level + 1;
+  const TdArrays a = td_arrays(g, ws, level);
 
   std::int64_t scout = 0;
   Kokkos::parallel_reduce(
@@ -79,42 +49,33 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
         std::int32_t buf_deg[kLocalBuffer];
         int nbuf = 0;
         auto flush = [&]() {
-          const std::int32_t pos = Kokkos::atomic_fetch_add(tail, nbuf);
+          const std::int32_t pos = Kokkos::atomic_fetch_add(a.tail, nbuf);
           for (int k = 0; k < nbuf; ++k) {
-            out_queue[pos + k] = buf[k];
-            out_deg[pos + k] = buf_deg[k];
+            a.queue[pos + k] = buf[k];
+            a.out_deg[pos + k] = buf_deg[k];
           }
           nbuf = 0;
         };
         std::int64_t e = b * block;
         const std::int64_t e_end = e + block < total ? e + block : total;
-        // The frontier vertex owning edge e: the last i with offsets[i] <= e.
-        std::int32_t lo = 0, hi = f - 1;
-        while (lo < hi) {
-          const std::int32_t mid = lo + (hi - lo) / 2;
-          if (offsets[mid + 1] > e)
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-        std::int32_t i = lo;
+        std::int32_t i = edge_owner(a.offsets, f, e);
         while (e < e_end) {
-          while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
+          while (a.offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
           // Software pipelining of the misses: the row offsets of the vertex
           // 2 * ahead places on, the adjacency list of the one ahead places on.
-          if (i + 2 * ahead < f) prefetch(row_map + queue[head + i + 2 * ahead]);
-          if (i + ahead < f) prefetch(entries + row_map[queue[head + i + ahead]]);
-          const std::int32_t u = queue[head + i];
-          const std::int64_t shift = row_map[u] - offsets[i];
-          const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
+          if (i + 2 * ahead < f) prefetch(a.row_map + a.queue[a.head + i + 2 * ahead]);
+          if (i + ahead < f) prefetch(a.entries + a.row_map[a.queue[a.head + i + ahead]]);
+          const std::int32_t u = a.queue[a.head + i];
+          const std::int64_t shift = a.row_map[u] - a.offsets[i];
+          const std::int64_t stop = a.offsets[i + 1] < e_end ? a.offsets[i + 1] : e_end;
           for (; e < stop; ++e) {
             // A successful claim is a locked instruction, which stalls later loads;
             // prefetches are not held back, so the parents read next stay in flight.
-            if (e + ahead_edges < stop) prefetch(parent + entries[shift + e + ahead_edges]);
-            const std::int32_t v = entries[shift + e];
-            const std::int32_t seen = parent[v];
-            if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {
-              if (depth) depth[v] = next_depth;
+            if (e + ahead_edges < stop) prefetch(a.parent + a.entries[shift + e + ahead_edges]);
+            const std::int32_t v = a.entries[shift + e];
+            const std::int32_t seen = a.parent[v];
+            if (seen < 0 && Kokkos::atomic_compare_exchange(&a.parent[v], seen, u) == seen) {
+              if (a.depth) a.depth[v] = a.next_depth;
               const std::int32_t d = -seen - 1;
               scout_sum += d;
               buf[nbuf] = v;
@@ -127,22 +88,19 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
       },
       scout);
 
-  std::int32_t new_tail = 0;
-  Kokkos::deep_copy(new_tail, ws.tail);
-  stats.found = new_tail - ws.tail_host;
-  stats.scout = scout;
-  ws.head = ws.tail_host;
-  ws.tail_host = new_tail;
-  return stats;
+  return td_finish(ws, total, scout);
 }
 
 }  // namespace
 
 StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
-  const StepStats stats = with_bfs_space(
+  const bool serial =
       ws.serial_search ||
-          (ws.frontier_edges >= 0 && ws.frontier_size() + ws.frontier_edges < ws.serial_edges),
-      [&](auto space) { return td_step_on<decltype(space)>(g, ws, level); });
+      (ws.frontier_edges >= 0 && ws.frontier_size() + ws.frontier_edges < ws.serial_edges);
+  const StepStats stats =
+      ws.team ? td_team_step(g, ws, level, serial) : with_bfs_space(serial, [&](auto space) {
+        return td_step_on<decltype(space)>(g, ws, level);
+      });
   ws.frontier_edges = stats.scout;
   return stats;
 }

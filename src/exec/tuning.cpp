@@ -46,6 +46,9 @@ const std::vector<IntKnob>& int_knobs() {
       {"bfs_td_prefetch_edges", &TuningProfile::bfs_td_prefetch_edges, 0, 1024},
       {"bfs_bu_chunk_words", &TuningProfile::bfs_bu_chunk_words, 1, 1 << 20},
       {"bfs_append_words", &TuningProfile::bfs_append_words, 1, 1 << 20},
+      {"team_size", &TuningProfile::team_size, 0, 1024},
+      {"team_vector", &TuningProfile::team_vector, 1, 1024},
+      {"team_scratch_bytes", &TuningProfile::team_scratch_bytes, 0, 1 << 24},
   };
   return knobs;
 }
@@ -92,7 +95,9 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_combine = SplitCombine::Atomic;
     p.spmm_units_per_thread = 1;
     p.spmm_k_tile = 32;
-    p.simd_bytes = 128;  // 32 lanes of 4 bytes
+    p.simd_bytes = 128;                // 32 lanes of 4 bytes
+    p.team_vector = 32;                // a warp
+    p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
     // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
