@@ -188,8 +188,8 @@ struct Config {
   SpmmOptions options;
 };
 
-/// Every algorithm, LSSM also with small blocks (4, 8), both combine modes and
-/// scratch on and off, so that splitting and merging happen on small matrices.
+/// Every algorithm, LSSM and team LSSM also with small blocks (4, 8), both combine modes
+/// and scratch on and off, so that splitting and merging happen on small matrices.
 inline std::vector<Config> all_configs() {
   std::vector<Config> out;
   for (auto a : spmm_algorithms()) {
@@ -197,24 +197,27 @@ inline std::vector<Config> all_configs() {
     o.algorithm = a;
     out.push_back({to_string(a), o});
   }
-  SpmmOptions o;
-  o.algorithm = SpmmAlgorithm::Lssm;
-  o.block_nnz = 8;
-  o.combine = SplitCombine::TwoPass;
-  o.use_scratch = false;
-  out.push_back({"lssm block 8 two_pass", o});
-  o.block_nnz = 4;
-  o.combine = SplitCombine::Atomic;
-  o.use_scratch = true;
-  out.push_back({"lssm block 4 atomic scratch", o});
-  o.block_nnz = 8;
-  o.combine = SplitCombine::Atomic;
-  o.use_scratch = false;
-  out.push_back({"lssm block 8 atomic", o});
-  o.block_nnz = 4;
-  o.combine = SplitCombine::TwoPass;
-  o.use_scratch = true;
-  out.push_back({"lssm block 4 two_pass scratch", o});
+  struct Variant {
+    int block;
+    SplitCombine combine;
+    bool scratch;
+  };
+  // Each combine with scratch on and off, each block (4, 8) with both combines.
+  const Variant variants[] = {{8, SplitCombine::TwoPass, false},
+                              {4, SplitCombine::Atomic, true},
+                              {8, SplitCombine::Atomic, false},
+                              {4, SplitCombine::TwoPass, true}};
+  for (auto a : {SpmmAlgorithm::Lssm, SpmmAlgorithm::LssmTeam})
+    for (const Variant& v : variants) {
+      SpmmOptions o;
+      o.algorithm = a;
+      o.block_nnz = v.block;
+      o.combine = v.combine;
+      o.use_scratch = v.scratch;
+      out.push_back({std::string(to_string(a)) + " block " + std::to_string(v.block) + " " +
+                         to_string(v.combine) + (v.scratch ? " scratch" : ""),
+                     o});
+    }
   SpmmOptions au;
   au.algorithm = SpmmAlgorithm::Auto;
   out.push_back({"auto", au});

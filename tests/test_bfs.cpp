@@ -29,7 +29,7 @@ std::vector<std::int32_t> all_vertices(std::int32_t n) {
 
 TEST(Bfs, AlgorithmNames) {
   for (BfsAlgorithm a : bfs_algorithms()) EXPECT_EQ(bfs_algorithm_from_string(to_string(a)), a);
-  EXPECT_EQ(bfs_algorithms().size(), 4u);
+  EXPECT_EQ(bfs_algorithms().size(), 7u);
   try {
     bfs_algorithm_from_string("sideways");
     FAIL() << "no exception";
@@ -201,6 +201,59 @@ TEST(Bfs, EveryDirectionSwitchAndHubSplit) {
   o.algorithm = BfsAlgorithm::TopDown;
   check_bfs(g, 0, o, "hub degree 1");
   tune.bfs_hub_degree = saved;
+}
+
+// The team variants in extreme launch shapes, every step parallel (no Serial shortcut):
+// one thread of one lane; one thread of 4 lanes (rounds of 4 in-edges, a hub's edges
+// over the lanes); 2 threads of 8 lanes with 64 bytes of scratch (top-down blocks of
+// 8 edges: a hub over many teams, every team's scan and append); Kokkos::AUTO with a
+// warp's 32 lanes. Each on hubs, components, directed cycles and random graphs, with
+// the direction-optimizing switch forced both ways.
+TEST(Bfs, TeamShapes) {
+  struct Shape {
+    int team_size, vector, scratch_bytes;
+  };
+  TuningProfile& tune = context().tuning();
+  const TuningProfile saved = tune;
+  tune.bfs_serial_graph = 0;
+  tune.bfs_serial_edges = 0;
+  tune.bfs_hub_degree = 64;
+  Lists star(3001);
+  for (std::int32_t v = 1; v <= 3000; ++v) {
+    star[0].push_back(v);
+    star[v].push_back(0);
+  }
+  const BfsGraph hub = BfsGraph::undirected(pattern_from_lists(star));
+  const BfsGraph parts =
+      BfsGraph::undirected(pattern_from_lists({{1, 2}, {0, 2}, {0, 1}, {4}, {3}, {}, {}}));
+  const BfsGraph cycle = BfsGraph::directed(pattern_from_lists({{1}, {2}, {3}, {1}, {0}}));
+  const HostPattern p = random_pattern(5000, 40000, 3, 321);
+  const BfsGraph directed = BfsGraph::directed(p);
+  const BfsGraph undirected = BfsGraph::undirected(BfsGraph::symmetrize(p));
+  for (const Shape& sh :
+       {Shape{1, 1, 32768}, Shape{1, 4, 32768}, Shape{2, 8, 64}, Shape{0, 32, 32768}}) {
+    tune.team_size = sh.team_size;
+    tune.team_vector = sh.vector;
+    tune.team_scratch_bytes = sh.scratch_bytes;
+    const std::string tag = " team " + std::to_string(sh.team_size) + " vector " +
+                            std::to_string(sh.vector) + " scratch " +
+                            std::to_string(sh.scratch_bytes);
+    check_all_algorithms(hub, {0, 1, 3000}, "star" + tag);
+    check_all_algorithms(parts, all_vertices(7), "two components" + tag);
+    check_all_algorithms(cycle, all_vertices(5), "directed cycle" + tag);
+    check_all_algorithms(directed, {0, 2500, 4999}, "directed random" + tag);
+    check_all_algorithms(undirected, {0, 2500, 4999}, "undirected random" + tag);
+    for (auto [alpha, beta] :
+         {std::pair{1, 1}, std::pair{1000000, 1000000}, std::pair{1000000, 1}}) {
+      BfsOptions o;
+      o.algorithm = BfsAlgorithm::DirectionOptimizingTeam;
+      o.alpha = alpha;
+      o.beta = beta;
+      check_bfs(undirected, 7, o,
+                "alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + tag);
+    }
+  }
+  tune = saved;
 }
 
 TEST(Bfs, OutputChoices) {

@@ -64,18 +64,17 @@ SPMM_CASE(TallMatrix, "tall")
 SPMM_CASE(UnsortedColumns, "unsorted columns")
 #undef SPMM_CASE
 
-/// Sets the context's spmm_k_tile for the plans made in its scope.
-class KTileScope {
+/// Restores the context's tuning profile at the end of its scope (plans made inside it
+/// see the fields a test changes).
+class ProfileScope {
  public:
-  explicit KTileScope(int k_tile) : saved_(context().tuning().spmm_k_tile) {
-    context().tuning().spmm_k_tile = k_tile;
-  }
-  ~KTileScope() { context().tuning().spmm_k_tile = saved_; }
-  KTileScope(const KTileScope&) = delete;
-  KTileScope& operator=(const KTileScope&) = delete;
+  ProfileScope() : saved_(context().tuning()) {}
+  ~ProfileScope() { context().tuning() = saved_; }
+  ProfileScope(const ProfileScope&) = delete;
+  ProfileScope& operator=(const ProfileScope&) = delete;
 
  private:
-  int saved_;
+  TuningProfile saved_;
 };
 
 // The k where the shared micro-kernel (kernels/spmm/common.hpp) changes its tiles: one
@@ -89,7 +88,8 @@ TYPED_TEST(SpmmAlgorithms, TileBoundaries) {
   const std::int64_t ks[] = {1, 7, 8, 9, 31, 32, 33, 64, 65, 130};
   std::uint32_t seed = 500;
   for (int k_tile : {context().tuning().spmm_k_tile, 64}) {
-    const KTileScope scope(k_tile);
+    const ProfileScope scope;
+    context().tuning().spmm_k_tile = k_tile;
     for (const auto& t : adversarial_matrices(8))
       for (const auto& cfg : all_configs()) {
         const SpmmAlgorithm a = cfg.options.algorithm;
@@ -99,6 +99,39 @@ TYPED_TEST(SpmmAlgorithms, TileBoundaries) {
               << "k_tile " << k_tile;
           EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)))
               << "k_tile " << k_tile;
+        }
+      }
+  }
+}
+
+// Team LSSM with the extreme launch shapes: one thread of one lane, one thread of
+// several lanes (across the nonzeros for k below the lanes, across k above), several
+// threads (split rows shared by the team), Kokkos::AUTO with a warp's 32 lanes, and a
+// scratch budget too small to stage (the direct path although scratch is asked for).
+// Every team configuration of all_configs, k = 1, 3, 8, 32, 128.
+TYPED_TEST(SpmmAlgorithms, TeamShapes) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  struct Shape {
+    int team_size, vector, scratch_bytes;
+  };
+  const Shape shapes[] = {{1, 1, 32768}, {1, 4, 32768}, {2, 8, 32768}, {0, 32, 32768}, {4, 2, 0}};
+  std::uint32_t seed = 900;
+  for (const Shape& sh : shapes) {
+    const ProfileScope scope;
+    context().tuning().team_size = sh.team_size;
+    context().tuning().team_vector = sh.vector;
+    context().tuning().team_scratch_bytes = sh.scratch_bytes;
+    for (const auto& t : adversarial_matrices(8))
+      for (const auto& cfg : all_configs()) {
+        if (cfg.options.algorithm != SpmmAlgorithm::LssmTeam) continue;
+        for (std::int64_t k : {1, 3, 8, 32, 128}) {
+          EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)))
+              << "team " << sh.team_size << " vector " << sh.vector << " scratch "
+              << sh.scratch_bytes;
+          EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)))
+              << "team " << sh.team_size << " vector " << sh.vector << " scratch "
+              << sh.scratch_bytes;
         }
       }
   }

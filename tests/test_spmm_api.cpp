@@ -73,7 +73,7 @@ TEST(SpmmReference, BetaZeroOverwritesNaN) {
 
 TEST(SpmmNames, RoundTrip) {
   for (auto a : {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel, SpmmAlgorithm::MergePath,
-                 SpmmAlgorithm::Lssm, SpmmAlgorithm::Auto})
+                 SpmmAlgorithm::Lssm, SpmmAlgorithm::LssmTeam, SpmmAlgorithm::Auto})
     EXPECT_EQ(spmm_algorithm_from_string(to_string(a)), a);
   try {
     spmm_algorithm_from_string("fast");
@@ -81,7 +81,7 @@ TEST(SpmmNames, RoundTrip) {
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("lssm"), std::string::npos) << e.what();
   }
-  EXPECT_EQ(spmm_algorithms().size(), 4u);
+  EXPECT_EQ(spmm_algorithms().size(), 5u);
 }
 
 TEST(SpmmValidation, DimensionMismatchNamesEveryExtent) {

@@ -50,7 +50,7 @@ void check_all_configs(const TestMatrix& t, std::int64_t k, S alpha, S beta, boo
     const auto alg = cfg.options.algorithm;
     if (alg == SpmmAlgorithm::Reference) continue;
     if (large && alg != SpmmAlgorithm::MergePath && alg != SpmmAlgorithm::Auto &&
-        !(alg == SpmmAlgorithm::Lssm && !cfg.options.block_nnz))
+        !((alg == SpmmAlgorithm::Lssm || alg == SpmmAlgorithm::LssmTeam) && !cfg.options.block_nnz))
       continue;
     Kokkos::deep_copy(got, c0);
     SpmmPlan<S, L> plan(context(), a, static_cast<int>(k), cfg.options);

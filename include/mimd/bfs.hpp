@@ -14,7 +14,13 @@
 //                         top-down until the frontier's edges exceed the unexplored
 //                         edges / alpha, then bottom-up until the frontier shrinks below
 //                         n / beta (direction_optimizing.cpp).
-// Kokkos-portable (Serial, OpenMP; nothing host-only inside the kernels).
+//  - TopDownTeam, BottomUpTeam, DirectionOptimizingTeam: the same searches with steps
+//                         shaped for wide devices (one block of frontier edges or of
+//                         bitmap words per team, vector lanes over a vertex's edges,
+//                         queues appended by team scans with one atomic per team;
+//                         top_down_team.cpp, bottom_up_team.cpp), in the profile's
+//                         team_size, team_vector and team_scratch_bytes.
+// Kokkos-portable (Serial, OpenMP, Threads; nothing host-only inside the kernels).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -68,8 +74,16 @@ class BfsGraph {
   std::shared_ptr<State> state_;
 };
 
-enum class BfsAlgorithm { Reference, TopDown, BottomUp, DirectionOptimizing };
-const char* to_string(BfsAlgorithm a) noexcept;  ///< "reference", "top_down", ...
+enum class BfsAlgorithm {
+  Reference,
+  TopDown,
+  BottomUp,
+  DirectionOptimizing,
+  TopDownTeam,
+  BottomUpTeam,
+  DirectionOptimizingTeam
+};
+const char* to_string(BfsAlgorithm a) noexcept;  ///< "reference", "top_down", "top_down_team", ...
 /// @throws InvalidArgument listing the valid names
 BfsAlgorithm bfs_algorithm_from_string(const std::string& name);
 std::vector<BfsAlgorithm> bfs_algorithms();

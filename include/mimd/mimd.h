@@ -79,7 +79,8 @@ typedef enum mimd_layout_t {
  * The arrays are used in place (not copied); offsets and column indices are checked
  * (one pass over them) before the product. Needs a host-accessible default memory
  * space (an OpenMP, Threads or Serial build of Kokkos): MIMD_INVALID_ARGUMENT otherwise.
- * algorithm: "reference", "row_parallel", "merge_path", "lssm", "auto", or NULL (auto).
+ * algorithm: "reference", "row_parallel", "merge_path", "lssm", "lssm_team", "auto", or NULL
+ * (auto).
  * The scalar arguments (layout, m, n, k, ldb, ldc) are checked before any array is
  * read: a layout other than the two below, or m or n above INT32_MAX, is rejected.
  * Errors: MIMD_INVALID_ARGUMENT (NULL pointers, negative sizes, m or n > INT32_MAX, ld

@@ -10,6 +10,10 @@
 //                 size are split into blocks handled by different workers, runs of
 //                 short rows are merged into units of about one block; units are
 //                 handed out through an atomic counter.
+//  - LssmTeam:    the LSSM units shaped for wide devices: one unit per team, its slice of
+//                 A staged in team scratch, vector lanes across k (large k) or across the
+//                 nonzeros with a reduction (small k); runs on every backend with the
+//                 profile's team_size, team_vector and team_scratch_bytes.
 // RowParallel, MergePath and Lssm share one register-tiled micro-kernel over the k
 // columns: they differ in how the rows are scheduled, so comparing them measures that.
 //  - Auto:        chooses among the above from the row-length statistics, k and the
@@ -33,9 +37,9 @@
 
 namespace mimd {
 
-enum class SpmmAlgorithm { Reference, RowParallel, MergePath, Lssm, Auto };
+enum class SpmmAlgorithm { Reference, RowParallel, MergePath, Lssm, LssmTeam, Auto };
 
-/// "reference", "row_parallel", "merge_path", "lssm", "auto".
+/// "reference", "row_parallel", "merge_path", "lssm", "lssm_team", "auto".
 const char* to_string(SpmmAlgorithm a) noexcept;
 /// Inverse of to_string. @throws InvalidArgument listing the valid names
 SpmmAlgorithm spmm_algorithm_from_string(const std::string& name);
@@ -46,12 +50,13 @@ std::vector<SpmmAlgorithm> spmm_algorithms();
 /// profile (TuningProfile::spmm_*), or from Auto's rule where it decides.
 struct SpmmOptions {
   SpmmAlgorithm algorithm = SpmmAlgorithm::Auto;
-  /// LSSM: nonzeros per unit (>= 1); rows longer are split, runs of shorter rows merged.
-  /// Empty: lssm_default_block's choice from the profile's spmm_block_nnz, m, nnz and k.
+  /// LSSM and LSSM team: nonzeros per unit (>= 1); rows longer are split, runs of shorter rows
+  /// merged. Empty: lssm_default_block's choice from the profile's spmm_block_nnz, m, nnz and k.
   std::optional<int> block_nnz;
-  /// LSSM: stage a unit's slice of A in team scratch memory. Empty: spmm_use_scratch.
+  /// LSSM (team): stage a unit's slice of A in team scratch memory. Empty:
+  /// spmm_use_scratch. Team LSSM stages only when the slice fits team_scratch_bytes.
   std::optional<bool> use_scratch;
-  /// LSSM: how the partial sums of a split row are combined. Empty: spmm_combine.
+  /// LSSM (team): how the partial sums of a split row are combined. Empty: spmm_combine.
   std::optional<SplitCombine> combine;
 };
 
@@ -97,10 +102,10 @@ class SpmmPlan {
              Scalar beta, Scalar* c, std::int64_t ldc) const;
 
   SpmmAlgorithm algorithm() const;  ///< the resolved algorithm (never Auto)
-  int block_nnz() const;            ///< LSSM block size in use (0 for others)
+  int block_nnz() const;            ///< LSSM (team) block size in use (0 for others)
   bool uses_scratch() const;
   SplitCombine combine() const;
-  std::int64_t num_units() const;  ///< work units of the plan (LSSM, merge path)
+  std::int64_t num_units() const;  ///< work units of the plan (LSSM (team), merge path)
   std::int64_t num_split_rows() const;
   double inspect_seconds() const;  ///< wall time of the inspection
   std::string describe() const;    ///< one line: algorithm, block, units, split rows

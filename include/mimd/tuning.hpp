@@ -42,6 +42,20 @@ struct TuningProfile {
   /// than the work. 0 disables it (GPUs).
   int bfs_serial_graph = 65536;
 
+  // Team kernels (lssm_team and the *_team BFS variants): the launch shape of the
+  // GPU-shaped kernels, which run on every backend.
+  /// Threads per team, >= 0; 0: Kokkos::AUTO. Clamped to the backend's team_size_max.
+  int team_size = 0;
+  /// Vector lanes per team thread, >= 1; rounded down to a power of two and clamped to
+  /// the backend's vector_length_max. 1 on CPUs (a thread's lanes are its SIMD micro-
+  /// kernel), 32 on GPUs (a warp).
+  int team_vector = 1;
+  /// Team scratch a team may stage into, bytes, >= 0 (clamped to the backend's level-0
+  /// scratch_size_max): team LSSM stages a unit's slice of A only when it fits; team
+  /// top-down BFS takes at most this / 8 frontier edges per team (a claimed vertex and its
+  /// degree each).
+  int team_scratch_bytes = 32768;
+
   /// JSON object with every field.
   std::string to_json() const;
 };

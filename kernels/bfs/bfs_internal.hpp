@@ -13,9 +13,12 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "core/team.hpp"
 #include "mimd/bfs.hpp"
 
 namespace mimd {
@@ -117,6 +120,11 @@ struct Workspace {
   std::int32_t tail_host = 0;
   std::int64_t frontier_edges = -1;
 
+  /// Steps run by the team kernels (top_down_team.cpp, bottom_up_team.cpp) in `shape`
+  /// (the profile's request, clamped per step to the space that runs it).
+  bool team = false;
+  core_detail::TeamShape shape;
+
   Workspace(std::int32_t n, const TuningProfile& tuning, bool write_depths);
   std::int32_t frontier_size() const { return tail_host - head; }
 };
@@ -138,6 +146,97 @@ StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level);
 /// Bottom-up step at `level`: every unvisited vertex looks for an in-neighbour in
 /// ws.front; the claimed vertices form ws.next, then front and next are swapped.
 StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level);
+
+/// Bottom-up: a step's counts, reduced over its work items.
+struct Counts {
+  std::int64_t found = 0;
+  std::int64_t edges = 0;
+  KOKKOS_INLINE_FUNCTION Counts& operator+=(const Counts& o) {
+    found += o.found;
+    edges += o.edges;
+    return *this;
+  }
+  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Counts& o) volatile {
+    found += o.found;
+    edges += o.edges;
+  }
+};
+
+/// Bottom-up: ends a step that wrote ws.next: it becomes the frontier.
+inline StepStats bu_finish(Workspace& ws, const Counts& counts) {
+  std::swap(ws.front, ws.next);
+  StepStats stats;
+  stats.found = counts.found;
+  stats.edges_examined = counts.edges;
+  return stats;
+}
+
+/// The team kernels' steps (same contracts as td_step and bu_step, which call them when
+/// ws.team), on Kokkos::Serial when `serial` and Serial reaches the data.
+StepStats td_team_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level, bool serial);
+StepStats bu_team_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level, bool serial);
+
+/// Top-down: ws.offsets[0..f] = the exclusive scan of the frontier's out-degrees (f the
+/// window's size); returns the frontier's out-edges (offsets[f]).
+template <class Space>
+std::int64_t frontier_offsets(const BfsGraph::State& g, Workspace& ws) {
+  const std::int32_t f = ws.frontier_size(), head = ws.head;
+  const std::int32_t* const queue = ws.queue.data();
+  const std::int32_t* const queue_deg = ws.queue_deg.data();
+  std::int64_t* const offsets = ws.offsets.data();
+  const std::int64_t* const row_map = g.out.row_map.data();
+  Kokkos::parallel_scan(
+      "mimd::bfs::td_offsets", Kokkos::RangePolicy<Space>(0, f),
+      KOKKOS_LAMBDA(const std::int32_t i, std::int64_t& update, const bool final) {
+        const std::int32_t u = queue[head + i];
+        std::int64_t d = queue_deg[head + i];
+        if (d == kMaxEncodedDegree) d = row_map[u + 1] - row_map[u];
+        if (final) offsets[i] = update;
+        update += d;
+        if (final && i == f - 1) offsets[f] = update;
+      });
+  std::int64_t total = 0;
+  Kokkos::deep_copy(total, Kokkos::subview(ws.offsets, f));
+  return total;
+}
+
+/// Top-down: frontier edges per work item (a block of the concatenated adjacency lists):
+/// about 8 items per thread, at least 256 edges, at most the hub degree (so a hub vertex
+/// is split across workers).
+inline std::int64_t td_block_edges(const Workspace& ws, std::int64_t total, int concurrency) {
+  constexpr std::int64_t kMinBlockEdges = 256;  // smallest block worth a separate item
+  const std::int64_t per_item = total / (8 * std::int64_t(std::max(1, concurrency)));
+  return std::min<std::int64_t>(std::max(ws.hub_degree, 1), std::max(kMinBlockEdges, per_item));
+}
+
+/// Top-down: the frontier vertex owning edge e of the concatenated adjacency lists, the
+/// last i with offsets[i] <= e (offsets as frontier_offsets leaves them, e < offsets[f]).
+KOKKOS_INLINE_FUNCTION std::int32_t edge_owner(const std::int64_t* offsets, std::int32_t f,
+                                               std::int64_t e) {
+  std::int32_t lo = 0, hi = f - 1;
+  while (lo < hi) {
+    const std::int32_t mid = lo + (hi - lo) / 2;
+    if (offsets[mid + 1] > e)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+/// Top-down: ends a step whose claims were appended at ws.tail: slides the window onto
+/// them and returns the step's counts.
+inline StepStats td_finish(Workspace& ws, std::int64_t edges, std::int64_t scout) {
+  std::int32_t new_tail = 0;
+  Kokkos::deep_copy(new_tail, ws.tail);
+  StepStats stats;
+  stats.found = new_tail - ws.tail_host;
+  stats.scout = scout;
+  stats.edges_examined = edges;
+  ws.head = ws.tail_host;
+  ws.tail_host = new_tail;
+  return stats;
+}
 
 /// The queue window as a bitmap in ws.front (the window is consumed).
 void queue_to_bitmap(Workspace& ws);

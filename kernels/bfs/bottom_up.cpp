@@ -3,8 +3,6 @@
 // al. SC'12). Work items are 64-vertex words: a word of the next frontier is built in
 // a register and stored once, so no atomics are needed. The `settled` bitmap lets a
 // step skip vertices that are visited or unreachable without reading their parents.
-#include <utility>
-
 #include "bfs/bfs_internal.hpp"
 
 namespace mimd {
@@ -13,27 +11,6 @@ namespace {
 
 /// Bitmap words per dynamically scheduled chunk.
 constexpr int kWordsPerChunk = 16;
-
-struct Counts {
-  std::int64_t found = 0;
-  std::int64_t edges = 0;
-  KOKKOS_INLINE_FUNCTION Counts& operator+=(const Counts& o) {
-    found += o.found;
-    edges += o.edges;
-    return *this;
-  }
-#if KOKKOS_VERSION < 40000
-  // Kokkos 3 joins reduction values through volatile references.
-  KOKKOS_INLINE_FUNCTION void operator+=(const volatile Counts& o) volatile {
-    found += o.found;
-    edges += o.edges;
-  }
-#endif
-};
-
-}  // namespace
-
-namespace {
 
 template <class Space>
 StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
@@ -94,16 +71,13 @@ StepStats bu_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
         if (now_done != done) settled[w] = now_done;
       },
       counts);
-  std::swap(ws.front, ws.next);
-  StepStats stats;
-  stats.found = counts.found;
-  stats.edges_examined = counts.edges;
-  return stats;
+  return bu_finish(ws, counts);
 }
 
 }  // namespace
 
 StepStats bu_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+  if (ws.team) return bu_team_step(g, ws, level, ws.serial_search);
   return with_bfs_space(ws.serial_search,
                         [&](auto space) { return bu_step_on<decltype(space)>(g, ws, level); });
 }

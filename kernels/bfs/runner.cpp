@@ -21,13 +21,24 @@ const char* to_string(BfsAlgorithm a) noexcept {
       return "bottom_up";
     case BfsAlgorithm::DirectionOptimizing:
       return "direction_optimizing";
+    case BfsAlgorithm::TopDownTeam:
+      return "top_down_team";
+    case BfsAlgorithm::BottomUpTeam:
+      return "bottom_up_team";
+    case BfsAlgorithm::DirectionOptimizingTeam:
+      return "direction_optimizing_team";
   }
   return "unknown";
 }
 
 std::vector<BfsAlgorithm> bfs_algorithms() {
-  return {BfsAlgorithm::Reference, BfsAlgorithm::TopDown, BfsAlgorithm::BottomUp,
-          BfsAlgorithm::DirectionOptimizing};
+  return {BfsAlgorithm::Reference,
+          BfsAlgorithm::TopDown,
+          BfsAlgorithm::BottomUp,
+          BfsAlgorithm::DirectionOptimizing,
+          BfsAlgorithm::TopDownTeam,
+          BfsAlgorithm::BottomUpTeam,
+          BfsAlgorithm::DirectionOptimizingTeam};
 }
 
 BfsAlgorithm bfs_algorithm_from_string(const std::string& name) {
@@ -61,7 +72,8 @@ Workspace::Workspace(std::int32_t n_, const TuningProfile& tuning, bool write_de
       tail("mimd::bfs::tail"),
       front(allocate<Word>("mimd::bfs::front", nwords, kPlacement, kPages)),
       next(allocate<Word>("mimd::bfs::next", nwords, kPlacement, kPages)),
-      settled(allocate<Word>("mimd::bfs::settled", nwords, kPlacement, kPages)) {}
+      settled(allocate<Word>("mimd::bfs::settled", nwords, kPlacement, kPages)),
+      shape(core_detail::requested_shape(tuning)) {}
 
 namespace {
 
@@ -182,6 +194,9 @@ BfsRunner::BfsRunner(const ExecutionContext& ctx, const BfsGraph& graph, const B
   if (options.algorithm != BfsAlgorithm::Reference) {
     state_->ws =
         std::make_unique<bfs_detail::Workspace>(graph.num_vertices(), tune, options.want_depths);
+    state_->ws->team = options.algorithm == BfsAlgorithm::TopDownTeam ||
+                       options.algorithm == BfsAlgorithm::BottomUpTeam ||
+                       options.algorithm == BfsAlgorithm::DirectionOptimizingTeam;
     state_->ws->serial_search =
         bfs_detail::kSerialReachesData &&
         graph.num_vertices() + graph.num_stored_edges() < tune.bfs_serial_graph;
@@ -210,11 +225,13 @@ const BfsResult& BfsRunner::run(std::int32_t source) {
   }
   bfs_detail::Workspace& ws = *s.ws;
   bfs_detail::StepLog log(o.log_steps, r);
-  switch (o.algorithm) {
+  switch (o.algorithm) {  // ws.team picks the team kernels' steps
     case BfsAlgorithm::TopDown:
+    case BfsAlgorithm::TopDownTeam:
       bfs_detail::top_down_bfs(g, ws, source, log, r);
       break;
     case BfsAlgorithm::BottomUp:
+    case BfsAlgorithm::BottomUpTeam:
       bfs_detail::bottom_up_bfs(g, ws, source, log, r);
       break;
     default:

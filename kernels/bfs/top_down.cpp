@@ -23,8 +23,6 @@ namespace {
 
 /// Capacity of a block's local buffer of claimed vertices.
 constexpr int kLocalBuffer = 256;
-/// Smallest block of edges worth a separate work item.
-constexpr std::int64_t kMinBlockEdges = 256;
 /// Prefetch distance, in frontier vertices.
 constexpr std::int32_t kAhead = 8;
 /// Prefetch distance of the parents, in edges.
@@ -37,32 +35,12 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
   if (f == 0) return stats;
   const std::int32_t head = ws.head;
   const std::int32_t* const queue = ws.queue.data();
-  const std::int32_t* const queue_deg = ws.queue_deg.data();
-  std::int64_t* const offsets = ws.offsets.data();
+  const std::int64_t* const offsets = ws.offsets.data();
   const std::int64_t* const row_map = g.out.row_map.data();
   const std::int32_t* const entries = g.out.entries.data();
-
-  Kokkos::parallel_scan(
-      "mimd::bfs::td_offsets", Kokkos::RangePolicy<Space>(0, f),
-      KOKKOS_LAMBDA(const std::int32_t i, std::int64_t& update, const bool final) {
-        const std::int32_t u = queue[head + i];
-        std::int64_t d = queue_deg[head + i];
-        if (d == kMaxEncodedDegree) d = row_map[u + 1] - row_map[u];
-        if (final) offsets[i] = update;
-        update += d;
-        if (final && i == f - 1) offsets[f] = update;
-      });
-  std::int64_t total = 0;
-  Kokkos::deep_copy(total, Kokkos::subview(ws.offsets, f));
-  stats.edges_examined = total;
-  if (total == 0) {
-    ws.head = ws.tail_host;
-    return stats;
-  }
-
-  const std::int64_t block =
-      std::min<std::int64_t>(std::max<std::int64_t>(ws.hub_degree, 1),
-                             std::max(kMinBlockEdges, total / (8 * Space().concurrency())));
+  const std::int64_t total = frontier_offsets<Space>(g, ws);
+  if (total == 0) return td_finish(ws, 0, 0);
+  const std::int64_t block = td_block_edges(ws, total, Space().concurrency());
   const std::int64_t nblocks = (total + block - 1) / block;
   std::int32_t* const parent = ws.parent.data();
   std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
@@ -91,16 +69,7 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
         };
         std::int64_t e = b * block;
         const std::int64_t e_end = e + block < total ? e + block : total;
-        // The frontier vertex owning edge e: the last i with offsets[i] <= e.
-        std::int32_t lo = 0, hi = f - 1;
-        while (lo < hi) {
-          const std::int32_t mid = lo + (hi - lo) / 2;
-          if (offsets[mid + 1] > e)
-            hi = mid;
-          else
-            lo = mid + 1;
-        }
-        std::int32_t i = lo;
+        std::int32_t i = edge_owner(offsets, f, e);
         while (e < e_end) {
           while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
           // Software pipelining of the misses: the row offsets of the vertex
@@ -130,22 +99,19 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
       },
       scout);
 
-  std::int32_t new_tail = 0;
-  Kokkos::deep_copy(new_tail, ws.tail);
-  stats.found = new_tail - ws.tail_host;
-  stats.scout = scout;
-  ws.head = ws.tail_host;
-  ws.tail_host = new_tail;
-  return stats;
+  return td_finish(ws, total, scout);
 }
 
 }  // namespace
 
 StepStats td_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
-  const StepStats stats = with_bfs_space(
+  const bool serial =
       ws.serial_search ||
-          (ws.frontier_edges >= 0 && ws.frontier_size() + ws.frontier_edges < ws.serial_edges),
-      [&](auto space) { return td_step_on<decltype(space)>(g, ws, level); });
+      (ws.frontier_edges >= 0 && ws.frontier_size() + ws.frontier_edges < ws.serial_edges);
+  const StepStats stats =
+      ws.team ? td_team_step(g, ws, level, serial) : with_bfs_space(serial, [&](auto space) {
+        return td_step_on<decltype(space)>(g, ws, level);
+      });
   ws.frontier_edges = stats.scout;
   return stats;
 }

@@ -9,6 +9,7 @@
 //  - row_parallel.cpp: static ranges of whole rows, one per worker.
 //  - merge_path.cpp:   equal shares of the merge path of rows and nonzeros.
 //  - lssm.cpp:         long-row splitting, short-row merging, dynamic units.
+//  - lssm_team.cpp:    the same units, one per team of threads and vector lanes (GPU-shaped).
 //  - auto.cpp:         the rule that picks one of them.
 // row_parallel, merge_path and lssm compute rows with the same register-tiled
 // micro-kernel (common.hpp): they differ in how the work is scheduled, nothing else.
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/team.hpp"
 #include "mimd/csr.hpp"
 #include "mimd/spmm.hpp"
 #include "mimd/tuning.hpp"
@@ -103,6 +105,19 @@ struct LssmPlan {
   std::shared_ptr<int> parity;
 };
 
+/// A plan's split rows as raw pointers, for the kernels (capturing a View costs a
+/// reference-count update per launch, which shows on small matrices).
+struct SplitRows {
+  const std::int32_t* row;         ///< split row s
+  const std::int64_t* slot;        ///< its slots [slot[s], slot[s + 1])
+  const std::int32_t* slot_split;  ///< slot -> s
+  std::int32_t* done;              ///< chunks of s finished in this call
+};
+inline SplitRows split_rows(const LssmPlan& plan) {
+  return {plan.split_row.data(), plan.split_slot.data(), plan.slot_split.data(),
+          plan.split_done.data()};
+}
+
 /// The block size LSSM uses when none is given: the profile's spmm_block_nnz, halved
 /// while that leaves fewer than spmm_units_per_thread units per thread, but not below
 /// max(64, 8192 / k) nonzeros: a unit must carry enough work (block * k multiply-adds)
@@ -122,6 +137,26 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
                   Kokkos::View<S*, DefaultMemorySpace>& work)
 template <class S, class L>
 MIMD_SPMM_DECLARE_LSSM(S, L);
+
+/// What an LSSM call does before its units run: grows `work` to nslots * k scalars
+/// (TwoPass) when smaller, or sets C's split rows to beta * C (Atomic, whose units then
+/// add into them).
+#define MIMD_SPMM_DECLARE_LSSM_PREPARE(S, L)                                   \
+  void lssm_prepare_split_rows(const LssmPlan& plan, const Operands<S, L>& op, \
+                               Kokkos::View<S*, DefaultMemorySpace>& work)
+template <class S, class L>
+MIMD_SPMM_DECLARE_LSSM_PREPARE(S, L);
+
+// ---- lssm_team ---------------------------------------------------------------------------
+
+using core_detail::TeamShape;
+
+/// The LSSM plan's units, one per team (same plan as lssm_apply, counters unused).
+#define MIMD_SPMM_DECLARE_LSSM_TEAM(S, L)                                                      \
+  void lssm_team_apply(const LssmPlan& plan, const TeamShape& shape, const Operands<S, L>& op, \
+                       Kokkos::View<S*, DefaultMemorySpace>& work)
+template <class S, class L>
+MIMD_SPMM_DECLARE_LSSM_TEAM(S, L);
 
 // ---- auto --------------------------------------------------------------------------------
 

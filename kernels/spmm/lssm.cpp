@@ -109,14 +109,6 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
 
 namespace {
 
-/// The split rows, as the executor sees them.
-struct SplitRows {
-  const std::int32_t* row;         ///< split row s
-  const std::int64_t* slot;        ///< its slots [slot[s], slot[s + 1])
-  const std::int32_t* slot_split;  ///< slot -> s
-  std::int32_t* done;              ///< chunks of s finished in this call
-};
-
 /// TwoPass: the chunk's partial row goes to its slot; the chunk that finishes last
 /// (counted atomically, after a fence that publishes its partial) sums the slots
 /// into C and re-arms the count for the next call. So the combine pass needs no
@@ -179,33 +171,43 @@ struct UnitQueue {
 }  // namespace
 
 template <class S, class L>
+MIMD_SPMM_DECLARE_LSSM_PREPARE(S, L) {
+  using Exec = Kokkos::DefaultExecutionSpace;
+  const std::int64_t k = op.k, nsplit = plan.nsplit_rows;
+  if (plan.combine == SplitCombine::TwoPass) {
+    if (static_cast<std::int64_t>(work.extent(0)) < plan.nslots * k)
+      work = Kokkos::View<S*, DefaultMemorySpace>(
+          Kokkos::ViewAllocateWithoutInitializing("mimd::spmm::lssm::partials"), plan.nslots * k);
+    return;
+  }
+  if (nsplit == 0) return;
+  const std::int32_t* split_row = plan.split_row.data();
+  const auto c = op.c;
+  const S beta = op.beta;
+  Kokkos::parallel_for(
+      "mimd::spmm::lssm::scale_split_rows", Kokkos::RangePolicy<Exec>(0, nsplit * k),
+      KOKKOS_LAMBDA(std::int64_t x) {
+        const std::int64_t r = split_row[x / k], t = x % k;
+        c(r, t) = beta == S(0) ? S(0) : beta * c(r, t);
+      });
+}
+
+MIMD_SPMM_INSTANTIATE(MIMD_SPMM_DECLARE_LSSM_PREPARE)
+
+template <class S, class L>
 MIMD_SPMM_DECLARE_LSSM(S, L) {
   using Exec = Kokkos::DefaultExecutionSpace;
   const bool atomic = plan.combine == SplitCombine::Atomic;
-  const std::int64_t k = op.k, nunits = plan.nunits, nsplit = plan.nsplit_rows;
+  const std::int64_t nunits = plan.nunits;
   // Raw pointers, not Views, in the kernels: capturing a View costs a reference-count
   // update per launch, which shows on small matrices.
   const std::int32_t* unit_row = plan.unit_row.data();
   const std::int64_t* unit_nz = plan.unit_nz.data();
   const std::int32_t* unit_slot = plan.unit_slot.data();
-  const std::int32_t* split_row = plan.split_row.data();
-  const SplitRows sr{split_row, plan.split_slot.data(), plan.slot_split.data(),
-                     plan.split_done.data()};
+  const SplitRows sr = split_rows(plan);
   std::int64_t* const counter = plan.counter.data();
-  const auto c = op.c;
-  const S beta = op.beta;
-
-  if (!atomic && static_cast<std::int64_t>(work.extent(0)) < plan.nslots * k)
-    work = Kokkos::View<S*, DefaultMemorySpace>(
-        Kokkos::ViewAllocateWithoutInitializing("mimd::spmm::lssm::partials"), plan.nslots * k);
+  lssm_prepare_split_rows(plan, op, work);
   S* const buf = work.data();
-  if (atomic && nsplit > 0)
-    Kokkos::parallel_for(
-        "mimd::spmm::lssm::scale_split_rows", Kokkos::RangePolicy<Exec>(0, nsplit * k),
-        KOKKOS_LAMBDA(std::int64_t x) {
-          const std::int64_t r = split_row[x / k], t = x % k;
-          c(r, t) = beta == S(0) ? S(0) : beta * c(r, t);
-        });
 
   const int cur = *plan.parity, other = 1 - cur;
   *plan.parity = other;

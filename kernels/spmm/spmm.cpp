@@ -15,7 +15,11 @@ namespace mimd {
 namespace {
 constexpr SpmmAlgorithm kAll[] = {SpmmAlgorithm::Reference, SpmmAlgorithm::RowParallel,
                                   SpmmAlgorithm::MergePath, SpmmAlgorithm::Lssm,
-                                  SpmmAlgorithm::Auto};
+                                  SpmmAlgorithm::LssmTeam,  SpmmAlgorithm::Auto};
+/// Algorithms that run an LSSM plan.
+bool is_lssm(SpmmAlgorithm a) {
+  return a == SpmmAlgorithm::Lssm || a == SpmmAlgorithm::LssmTeam;
+}
 }  // namespace
 
 const char* to_string(SpmmAlgorithm a) noexcept {
@@ -28,6 +32,8 @@ const char* to_string(SpmmAlgorithm a) noexcept {
       return "merge_path";
     case SpmmAlgorithm::Lssm:
       return "lssm";
+    case SpmmAlgorithm::LssmTeam:
+      return "lssm_team";
     case SpmmAlgorithm::Auto:
       return "auto";
   }
@@ -59,7 +65,8 @@ struct SpmmPlan<Scalar, Layout>::State {
   const void* entries = nullptr;
   std::size_t row_map_size = 0;
   double inspect_seconds = 0;
-  spmm_detail::LssmPlan lssm;
+  spmm_detail::LssmPlan lssm;  ///< Lssm and LssmTeam
+  spmm_detail::TeamShape team;
   spmm_detail::MergePathPlan merge;
   /// Carry / partial-sum buffer, grown on demand and kept across calls.
   mutable Kokkos::View<Scalar*, DefaultMemorySpace> work;
@@ -113,6 +120,9 @@ void run(const typename SpmmPlan<Scalar, Layout>::State& st,
     case SpmmAlgorithm::Lssm:
       spmm_detail::lssm_apply(st.lssm, op, st.work);
       break;
+    case SpmmAlgorithm::LssmTeam:
+      spmm_detail::lssm_team_apply(st.lssm, st.team, op, st.work);
+      break;
     case SpmmAlgorithm::Auto:
       MIMD_ASSERT(false, "Auto is resolved when the plan is made");
   }
@@ -154,7 +164,8 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
     st.algorithm = choice.algorithm;
     if (!block) block = choice.block_nnz;
   }
-  if (st.algorithm == SpmmAlgorithm::Lssm) {
+  if (is_lssm(st.algorithm)) {
+    st.team = core_detail::team_shape(prof);
     if (!block) block = spmm_detail::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
     st.lssm = spmm_detail::lssm_inspect(row_map, st.m, *block,
                                         options.use_scratch.value_or(prof.spmm_use_scratch),
@@ -226,11 +237,11 @@ SpmmAlgorithm SpmmPlan<Scalar, Layout>::algorithm() const {
 }
 template <class Scalar, class Layout>
 int SpmmPlan<Scalar, Layout>::block_nnz() const {
-  return state_->algorithm == SpmmAlgorithm::Lssm ? state_->lssm.block : 0;
+  return is_lssm(state_->algorithm) ? state_->lssm.block : 0;
 }
 template <class Scalar, class Layout>
 bool SpmmPlan<Scalar, Layout>::uses_scratch() const {
-  return state_->algorithm == SpmmAlgorithm::Lssm && state_->lssm.scratch;
+  return is_lssm(state_->algorithm) && state_->lssm.scratch;
 }
 template <class Scalar, class Layout>
 SplitCombine SpmmPlan<Scalar, Layout>::combine() const {
@@ -238,13 +249,13 @@ SplitCombine SpmmPlan<Scalar, Layout>::combine() const {
 }
 template <class Scalar, class Layout>
 std::int64_t SpmmPlan<Scalar, Layout>::num_units() const {
-  if (state_->algorithm == SpmmAlgorithm::Lssm) return state_->lssm.nunits;
+  if (is_lssm(state_->algorithm)) return state_->lssm.nunits;
   if (state_->algorithm == SpmmAlgorithm::MergePath) return state_->merge.nshares;
   return 0;
 }
 template <class Scalar, class Layout>
 std::int64_t SpmmPlan<Scalar, Layout>::num_split_rows() const {
-  return state_->algorithm == SpmmAlgorithm::Lssm ? state_->lssm.nsplit_rows : 0;
+  return is_lssm(state_->algorithm) ? state_->lssm.nsplit_rows : 0;
 }
 template <class Scalar, class Layout>
 double SpmmPlan<Scalar, Layout>::inspect_seconds() const {
@@ -254,10 +265,13 @@ template <class Scalar, class Layout>
 std::string SpmmPlan<Scalar, Layout>::describe() const {
   std::ostringstream os;
   os << to_string(state_->algorithm);
-  if (state_->algorithm == SpmmAlgorithm::Lssm)
+  if (is_lssm(state_->algorithm))
     os << " block=" << state_->lssm.block << " units=" << state_->lssm.nunits
        << " split_rows=" << state_->lssm.nsplit_rows << " combine=" << to_string(combine())
        << " scratch=" << (uses_scratch() ? "yes" : "no");
+  if (state_->algorithm == SpmmAlgorithm::LssmTeam)
+    os << " team=" << (state_->team.team_size ? std::to_string(state_->team.team_size) : "auto")
+       << " vector=" << state_->team.vector;
   else if (state_->algorithm == SpmmAlgorithm::MergePath)
     os << " shares=" << state_->merge.nshares;
   os << " k_tile=" << state_->k_tile;

@@ -37,7 +37,9 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_combine = SplitCombine::Atomic;
     p.spmm_units_per_thread = 1;
     p.spmm_k_tile = 32;
-    p.simd_bytes = 128;  // 32 lanes of 4 bytes
+    p.simd_bytes = 128;                // 32 lanes of 4 bytes
+    p.team_vector = 32;                // a warp
+    p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
     // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
@@ -80,6 +82,9 @@ std::string TuningProfile::to_json() const {
   j["bfs_hub_degree"] = bfs_hub_degree;
   j["bfs_serial_edges"] = bfs_serial_edges;
   j["bfs_serial_graph"] = bfs_serial_graph;
+  j["team_size"] = team_size;
+  j["team_vector"] = team_vector;
+  j["team_scratch_bytes"] = team_scratch_bytes;
   return j.dump(2);
 }
 
@@ -109,6 +114,9 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   get_int("bfs_hub_degree", p.bfs_hub_degree);
   get_int("bfs_serial_edges", p.bfs_serial_edges);
   get_int("bfs_serial_graph", p.bfs_serial_graph);
+  get_int("team_size", p.team_size);
+  get_int("team_vector", p.team_vector);
+  get_int("team_scratch_bytes", p.team_scratch_bytes);
   if (j.contains("spmm_use_scratch")) {
     if (!j["spmm_use_scratch"].is_boolean())
       throw ParseError(path, 0, ParseErrorKind::NotANumber,
@@ -130,6 +138,11 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   if (p.spmm_block_nnz < 1 || p.bfs_alpha < 1 || p.bfs_beta < 1 || p.spmm_k_tile < 1)
     throw InvalidArgument(path +
                           ": spmm_block_nnz, spmm_k_tile, bfs_alpha and bfs_beta must be >= 1");
+  if (p.team_size < 0 || p.team_vector < 1 || p.team_scratch_bytes < 0)
+    throw InvalidArgument(path + ": team_size = " + std::to_string(p.team_size) +
+                          ", team_vector = " + std::to_string(p.team_vector) +
+                          ", team_scratch_bytes = " + std::to_string(p.team_scratch_bytes) +
+                          ": need team_size >= 0, team_vector >= 1, team_scratch_bytes >= 0");
   return p;
 }
 

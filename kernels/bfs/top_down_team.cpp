@@ -1,0 +1,118 @@
+// Team top-down BFS step (push), shaped for wide devices: the frontier's concatenated
+// adjacency lists (offsets from frontier_offsets) are cut into blocks of equal edge
+// counts, one block per team, at most team_scratch_bytes / 8 edges. In a team:
+//  - each thread takes an equal share of the block's edges, and its vector lanes the
+//    edges of each frontier vertex in that share, so a high-degree vertex is spread over
+//    the team's threads and lanes; vertices are claimed by compare-and-swap on their
+//    parent entry (as top_down.cpp);
+//  - the claims are recorded per edge in team scratch; a team reduction counts them, one
+//    atomic add on the queue's tail per team reserves their places, and a team scan
+//    writes them out in edge order (no atomic per vertex, no per-thread buffers).
+#include "bfs/bfs_internal.hpp"
+
+namespace mimd {
+namespace bfs_detail {
+namespace {
+
+template <class Space>
+StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level) {
+  using Policy = Kokkos::TeamPolicy<Space, Kokkos::Schedule<Kokkos::Dynamic>>;
+  using Team = typename Policy::member_type;
+  using ScratchInts = Kokkos::View<std::int32_t*, typename Space::scratch_memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  const std::int32_t f = ws.frontier_size();
+  if (f == 0) return StepStats{};
+  const std::int32_t head = ws.head;
+  const std::int32_t* const queue = ws.queue.data();
+  const std::int64_t* const offsets = ws.offsets.data();
+  const std::int64_t* const row_map = g.out.row_map.data();
+  const std::int32_t* const entries = g.out.entries.data();
+  const std::int64_t total = frontier_offsets<Space>(g, ws);
+  if (total == 0) return td_finish(ws, 0, 0);
+  const core_detail::TeamShape shape = core_detail::clamp_shape<Space>(ws.shape);
+  const std::int64_t block = std::max<std::int64_t>(
+      1, std::min(td_block_edges(ws, total, Space().concurrency()), shape.scratch_bytes / 8));
+  const std::int64_t nblocks = (total + block - 1) / block;
+  std::int32_t* const parent = ws.parent.data();
+  std::int32_t* const depth = ws.write_depths ? ws.depth.data() : nullptr;
+  std::int32_t* const out_queue = ws.queue.data();
+  std::int32_t* const out_deg = ws.queue_deg.data();
+  std::int32_t* const tail = ws.tail.data();
+  const std::int32_t next_depth = level + 1;
+  const std::size_t scratch = 2 * ScratchInts::shmem_size(block);
+
+  const auto kernel = KOKKOS_LAMBDA(const Team& team, std::int64_t& scout_sum) {
+    const std::int64_t e0 = team.league_rank() * block;
+    const std::int64_t len = e0 + block < total ? block : total - e0;
+    ScratchInts claimed(team.team_scratch(0), block);  // vertex claimed by edge e0 + j, or -1
+    ScratchInts claimed_deg(team.team_scratch(0), block);
+    const std::int64_t threads = team.team_size();
+    std::int64_t my_scout = 0;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, threads), [&](std::int64_t th) {
+      std::int64_t e = e0 + th * len / threads;
+      const std::int64_t e_end = e0 + (th + 1) * len / threads;
+      if (e >= e_end) return;
+      std::int32_t i = edge_owner(offsets, f, e);
+      while (e < e_end) {
+        while (offsets[i + 1] <= e) ++i;  // skips vertices without out-edges
+        const std::int32_t u = queue[head + i];
+        const std::int64_t shift = row_map[u] - offsets[i];
+        const std::int64_t stop = offsets[i + 1] < e_end ? offsets[i + 1] : e_end;
+        std::int64_t seg_scout = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(team, stop - e),
+            [&](std::int64_t j, std::int64_t& s) {
+              const std::int32_t v = entries[shift + e + j];
+              const std::int32_t seen = parent[v];
+              std::int32_t got = -1;
+              if (seen < 0 && Kokkos::atomic_compare_exchange(&parent[v], seen, u) == seen) {
+                if (depth) depth[v] = next_depth;
+                got = v;
+                claimed_deg(e - e0 + j) = -seen - 1;
+                s += -seen - 1;
+              }
+              claimed(e - e0 + j) = got;
+            },
+            seg_scout);
+        my_scout += seg_scout;
+        e = stop;
+      }
+    });
+    team.team_barrier();
+    std::int32_t count = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, len),
+        [&](std::int64_t j, std::int32_t& c) { c += claimed(j) >= 0 ? 1 : 0; }, count);
+    std::int32_t base = 0;
+    if (count > 0)
+      Kokkos::single(
+          Kokkos::PerTeam(team),
+          [&](std::int32_t& b) { b = Kokkos::atomic_fetch_add(tail, count); }, base);
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, len),
+                          [&](std::int64_t j, std::int32_t& pos, const bool final) {
+                            if (claimed(j) < 0) return;
+                            if (final) {
+                              out_queue[base + pos] = claimed(j);
+                              out_deg[base + pos] = claimed_deg(j);
+                            }
+                            ++pos;
+                          });
+    Kokkos::single(Kokkos::PerThread(team), [&]() { scout_sum += my_scout; });
+    team.team_barrier();  // the team's next block reuses the scratch
+  };
+  const auto policy = core_detail::team_policy<Policy>(nblocks, shape, scratch, kernel,
+                                                       Kokkos::ParallelReduceTag());
+  std::int64_t scout = 0;
+  Kokkos::parallel_reduce("mimd::bfs::td_team_step", policy, kernel, scout);
+  return td_finish(ws, total, scout);
+}
+
+}  // namespace
+
+StepStats td_team_step(const BfsGraph::State& g, Workspace& ws, std::int32_t level, bool serial) {
+  return with_bfs_space(serial,
+                        [&](auto space) { return td_team_step_on<decltype(space)>(g, ws, level); });
+}
+
+}  // namespace bfs_detail
+}  // namespace mimd
