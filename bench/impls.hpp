@@ -67,6 +67,15 @@ std::unique_ptr<SpmmImpl<Scalar>> make_kokkos_kernels(const SpmmProblem<Scalar>&
 std::string kokkos_kernels_version();
 #endif
 
+#ifdef MIMD_HAVE_CUSPARSE
+/// cusparseSpMM (CUDA builds): C = A*B, CSR A, row-major B and C, the faster of
+/// CUSPARSE_SPMM_CSR_ALG2 and ALG3 for the problem.
+template <class Scalar>
+std::unique_ptr<SpmmImpl<Scalar>> make_cusparse_spmm(const SpmmProblem<Scalar>& p);
+/// The cuSPARSE version compiled against (major.minor.patch).
+std::string cusparse_version();
+#endif
+
 #ifdef MIMD_HAVE_GRAPHBLAS
 /// Initialises GraphBLAS (once) with `threads` threads; returns its version string.
 std::string graphblas_init(int threads);

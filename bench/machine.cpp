@@ -125,6 +125,11 @@ nlohmann::json probe_machine(const Config& config, const ExecutionContext& ctx,
 #else
   context["kokkos_kernels"] = nullptr;
 #endif
+#ifdef MIMD_HAVE_CUSPARSE
+  context["cusparse"] = cusparse_version();
+#else
+  context["cusparse"] = nullptr;
+#endif
 #ifdef MIMD_HAVE_GRAPHBLAS
   context["graphblas"] = graphblas_init(ctx.num_threads());
 #else

@@ -74,6 +74,14 @@ std::vector<ImplInfo> build() {
   all.push_back(kk_right);
   all.push_back(kk_left);
 
+  ImplInfo cusparse = spmm_baseline("cusparse", "cuSPARSE SpMM", "row-major", "xcuSP", 1.0);
+#ifdef MIMD_HAVE_CUSPARSE
+  cusparse.available = true;
+  cusparse.spmm64 = make_cusparse_spmm<double>;
+  cusparse.spmm32 = make_cusparse_spmm<float>;
+#endif
+  all.push_back(cusparse);
+
   ImplInfo grb = spmm_baseline("graphblas", "GraphBLAS C += A*B", "row-major", "xGrB", 1.5);
   ImplInfo grb_bfs;
   grb_bfs.name = "graphblas_bfs";
