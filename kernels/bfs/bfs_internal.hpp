@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/atomic.hpp"
 #include "core/team.hpp"
 #include "mimd/bfs.hpp"
 

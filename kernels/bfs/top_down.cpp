@@ -73,7 +73,7 @@ StepStats td_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t level
             // prefetches are not held back, so the parents read next stay in flight.
             if (e + ahead_edges < stop) prefetch(a.parent + a.entries[shift + e + ahead_edges]);
             const std::int32_t v = a.entries[shift + e];
-            const std::int32_t seen = a.parent[v];
+            const std::int32_t seen = relaxed_load(&a.parent[v]);
             if (seen < 0 && Kokkos::atomic_compare_exchange(&a.parent[v], seen, u) == seen) {
               if (a.depth) a.depth[v] = a.next_depth;
               const std::int32_t d = -seen - 1;

@@ -54,7 +54,7 @@ StepStats td_team_step_on(const BfsGraph::State& g, Workspace& ws, std::int32_t 
             Kokkos::ThreadVectorRange(team, stop - e),
             [&](std::int64_t j, std::int64_t& s) {
               const std::int32_t v = a.entries[shift + e + j];
-              const std::int32_t seen = a.parent[v];
+              const std::int32_t seen = relaxed_load(&a.parent[v]);
               std::int32_t got = -1;
               if (seen < 0 && Kokkos::atomic_compare_exchange(&a.parent[v], seen, u) == seen) {
                 if (a.depth) a.depth[v] = a.next_depth;

@@ -18,6 +18,7 @@
 // by the register-tiled micro-kernel of common.hpp (k specialised, tiles of k_tile columns). With
 // scratch, a unit's slice of A (values, column indices) is first staged in team scratch memory
 // (shared memory on GPUs; on CPUs a copy that stays in L1).
+#include "core/atomic.hpp"
 #include "spmm/kernels.hpp"
 
 #include <algorithm>
@@ -161,7 +162,7 @@ struct UnitQueue {
       const std::int64_t v = (w + i) % workers;
       const std::int64_t begin = v * nunits / workers, end = (v + 1) * nunits / workers;
       std::int64_t* const c = counter + v * kCounterStride;
-      if (begin + *static_cast<volatile std::int64_t*>(c) >= end) continue;
+      if (begin + relaxed_load(c) >= end) continue;  // skip a drained range without a lock
       const std::int64_t u = begin + Kokkos::atomic_fetch_add(c, std::int64_t(1));
       if (u < end) return u;
     }

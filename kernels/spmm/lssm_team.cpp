@@ -66,7 +66,7 @@ KOKKOS_FORCEINLINE_FUNCTION void columns(const Operands<S, L>& op, const S* val,
                                          const std::int32_t* col, std::int64_t len,
                                          const Target<S, L>& to, std::int64_t t0, std::int64_t t1) {
   to.with_sink(t0, [&](const auto& sink) {
-    row_segment(val, col, len, from_column(op.b, t0), t1 - t0, op.k_tile, sink);
+    row_segment(val, col, len, from_column(op.b, t0), t1 - t0, op.k_tile, op.simd, sink);
   });
 }
 
