@@ -18,6 +18,7 @@ using testing::check_all_algorithms;
 using testing::check_bfs;
 using testing::context;
 using testing::pattern_from_lists;
+using testing::ProfileScope;
 using testing::random_pattern;
 using Lists = std::vector<std::vector<std::int32_t>>;
 
@@ -213,8 +214,8 @@ TEST(Bfs, TeamShapes) {
   struct Shape {
     int team_size, vector, scratch_bytes;
   };
+  const ProfileScope scope;
   TuningProfile& tune = context().tuning();
-  const TuningProfile saved = tune;
   tune.bfs_serial_graph = 0;
   tune.bfs_serial_edges = 0;
   tune.bfs_hub_degree = 64;
@@ -253,7 +254,6 @@ TEST(Bfs, TeamShapes) {
                 "alpha " + std::to_string(alpha) + " beta " + std::to_string(beta) + tag);
     }
   }
-  tune = saved;
 }
 
 TEST(Bfs, OutputChoices) {

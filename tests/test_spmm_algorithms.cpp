@@ -64,19 +64,6 @@ SPMM_CASE(TallMatrix, "tall")
 SPMM_CASE(UnsortedColumns, "unsorted columns")
 #undef SPMM_CASE
 
-/// Restores the context's tuning profile at the end of its scope (plans made inside it
-/// see the fields a test changes).
-class ProfileScope {
- public:
-  ProfileScope() : saved_(context().tuning()) {}
-  ~ProfileScope() { context().tuning() = saved_; }
-  ProfileScope(const ProfileScope&) = delete;
-  ProfileScope& operator=(const ProfileScope&) = delete;
-
- private:
-  TuningProfile saved_;
-};
-
 // The k where the shared micro-kernel (kernels/spmm/common.hpp) changes its tiles: one
 // tile of 1, 8 or 32 columns, the power of two below and above, k past k_tile split
 // into tiles of decreasing width. Every algorithm that uses it (row_parallel,

@@ -19,6 +19,7 @@ namespace mimd {
 namespace {
 
 using testing::context;
+using testing::ProfileScope;
 
 std::string temp_file(const std::string& name) {
   return ::testing::TempDir() + "/mimd_tuning_" + name;
@@ -31,18 +32,6 @@ void write(const std::string& path, const std::string& text) {
 TuningProfile base() {
   return default_profile(context().topology(), context().backend());
 }
-
-/// Restores the context's profile when it leaves scope.
-class ProfileScope {
- public:
-  ProfileScope() : saved_(context().tuning()) {}
-  ~ProfileScope() { context().tuning() = saved_; }
-  ProfileScope(const ProfileScope&) = delete;
-  ProfileScope& operator=(const ProfileScope&) = delete;
-
- private:
-  TuningProfile saved_;
-};
 
 TEST(TuningProfile, DefaultsLieInTheirRanges) {
   EXPECT_NO_THROW(validate_profile(base(), "cpu"));

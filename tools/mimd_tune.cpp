@@ -32,7 +32,6 @@ using mimd::SpmmAlgorithm;
 using mimd::tune::Clock;
 using mimd::tune::Input;
 using mimd::tune::kTraining;
-using mimd::tune::row_cv;
 using mimd::tune::seconds_since;
 using mimd::tune::time_spmm;
 
@@ -239,7 +238,8 @@ int main(int argc, char** argv) {
 
     std::vector<Input> inputs;
     auto add = [&](const std::string& name, const mimd::HostCsr<double>& h) {
-      inputs.push_back({name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), row_cv(h)});
+      inputs.push_back(
+          {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv});
     };
     for (const char* g : kGenerated) add(g, mimd::generate(g));
     for (const char* name : kTraining) {

@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
       Input in;
       try {
         const auto h = mimd::read_matrix<double>(mimd::find_dataset(name));
-        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), row_cv(h)};
+        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv};
       } catch (const mimd::Error&) {  // absent here, or not a real matrix
         continue;
       }

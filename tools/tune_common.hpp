@@ -32,24 +32,13 @@ inline double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-/// A matrix on the device and the coefficient of variation of its row lengths.
+/// A matrix on the device and the coefficient of variation of its row lengths
+/// (mimd::row_stats).
 struct Input {
   std::string name;
   Csr<double> a;
   double cv = 0;
 };
-
-inline double row_cv(const HostCsr<double>& h) {
-  const std::int64_t m = h.nrows;
-  if (m == 0) return 0;
-  const double mean = static_cast<double>(h.row_map(m)) / static_cast<double>(m);
-  double sq = 0;
-  for (std::int64_t r = 0; r < m; ++r) {
-    const double d = static_cast<double>(h.row_map(r + 1) - h.row_map(r)) - mean;
-    sq += d * d;
-  }
-  return mean > 0 ? std::sqrt(sq / static_cast<double>(m)) / mean : 0.0;
-}
 
 /// Best of `reps` seconds of one SpMM call C = A * B (after a warm-up call) with the
 /// context's current profile.

@@ -245,6 +245,10 @@ struct RowStats {
   double cv = 0;
 };
 /// The library's one row-length statistics routine. O(nrows), reads row_map only.
+/// @param row_map  the nrows + 1 row offsets, in host memory (row_map[0] = 0)
+/// @param nrows    >= 0
+RowStats row_stats(const std::int64_t* row_map, std::int64_t nrows);
+/// row_stats of a host pattern's row offsets.
 RowStats row_stats(const HostPattern& a);
 template <class Scalar>
 RowStats row_stats(const HostCsr<Scalar>& a) {

@@ -22,26 +22,19 @@
 // inputs (TuningProfile::auto_rule): a decision list over k and the coefficient of
 // variation of the row lengths, which is where the algorithms part ways (row_parallel
 // gives one thread the long rows of a skewed matrix; merge_path and LSSM balance them).
-#include <cmath>
-
+#include "mimd/csr.hpp"
 #include "spmm/kernels.hpp"
 
 namespace mimd::spmm_detail {
 
 MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k) {
+  const RowStats s = row_stats(row_map, m);
   MatrixFeatures f;
   f.m = m;
-  f.nnz = row_map[m];
+  f.nnz = s.nnz;
   f.k = k;
-  if (m == 0) return f;
-  const double mean = static_cast<double>(f.nnz) / static_cast<double>(m);
-  double sq = 0;
-  for (std::int64_t r = 0; r < m; ++r) {
-    const std::int64_t len = row_map[r + 1] - row_map[r];
-    f.max_row = std::max(f.max_row, len);
-    sq += (static_cast<double>(len) - mean) * (static_cast<double>(len) - mean);
-  }
-  f.cv = mean > 0 ? std::sqrt(sq / static_cast<double>(m)) / mean : 0.0;
+  f.max_row = s.max_row;
+  f.cv = s.cv;
   return f;
 }
 

@@ -159,22 +159,26 @@ HostCsr<Scalar> with_unit_values(const HostPattern& p) {
   return a;
 }
 
-RowStats row_stats(const HostPattern& a) {
+RowStats row_stats(const std::int64_t* row_map, std::int64_t nrows) {
   RowStats s;
-  s.nrows = a.nrows;
-  s.nnz = a.nnz();
-  if (a.nrows == 0) return s;
-  s.mean = static_cast<double>(s.nnz) / static_cast<double>(a.nrows);
+  s.nrows = nrows;
+  if (nrows == 0) return s;
+  s.nnz = row_map[nrows];
+  s.mean = static_cast<double>(s.nnz) / static_cast<double>(nrows);
   double var = 0;
-  for (std::int32_t r = 0; r < a.nrows; ++r) {
-    const std::int64_t len = a.row_map(r + 1) - a.row_map(r);
+  for (std::int64_t r = 0; r < nrows; ++r) {
+    const std::int64_t len = row_map[r + 1] - row_map[r];
     s.max_row = std::max(s.max_row, len);
     s.empty_rows += len == 0;
     var += (static_cast<double>(len) - s.mean) * (static_cast<double>(len) - s.mean);
   }
-  var /= static_cast<double>(a.nrows);
+  var /= static_cast<double>(nrows);
   s.cv = s.mean > 0 ? std::sqrt(var) / s.mean : 0.0;
   return s;
+}
+
+RowStats row_stats(const HostPattern& a) {
+  return row_stats(a.row_map.data(), a.nrows);
 }
 
 #define MIMD_INSTANTIATE_CSR(S)                                              \

@@ -11,4 +11,17 @@ inline ExecutionContext& context() {
   return ctx;
 }
 
+/// Restores the context's tuning profile at the end of its scope (plans made inside it
+/// see the fields a test changes).
+class ProfileScope {
+ public:
+  ProfileScope() : saved_(context().tuning()) {}
+  ~ProfileScope() { context().tuning() = saved_; }
+  ProfileScope(const ProfileScope&) = delete;
+  ProfileScope& operator=(const ProfileScope&) = delete;
+
+ private:
+  TuningProfile saved_;
+};
+
 }  // namespace mimd::testing
