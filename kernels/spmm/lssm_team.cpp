@@ -4,13 +4,13 @@
 //  - Staging: with scratch (and when a block's slice fits the team's scratch budget),
 //    the whole team first copies the unit's values and column indices into team scratch
 //    (shared memory on GPUs); otherwise the unit reads A directly.
-//  - Merged units: the team's threads take the unit's rows. Split units: the whole team
-//    works on the one row segment.
+//  - Merged units: each of the team's threads takes a contiguous share of the unit's
+//    rows. Split units: the whole team works on the one row segment.
 //  - Lanes: when k >= the vector length, the lanes (and, on a split unit, the threads)
 //    take contiguous groups of columns, each running the register-tiled micro-kernel of
 //    common.hpp on its columns (so with one lane, on a CPU, a thread runs exactly the
-//    CPU LSSM's code). When k is smaller, the lanes (and threads) share the nonzeros and
-//    a vector (team) reduction sums each column.
+//    CPU LSSM's code: whole_rows over its rows). When k is smaller, the lanes (and
+//    threads) share the nonzeros and a vector (team) reduction sums each column.
 //  - Split rows: combined by atomic adds into C (C's split rows scaled by beta first) or
 //    through the two-pass buffer, summed by the team of the chunk that finishes last, as
 //    in lssm.cpp.
@@ -82,21 +82,33 @@ KOKKOS_FORCEINLINE_FUNCTION S lane_dot(const Team& team, const Operands<S, L>& o
   return sum;
 }
 
-/// One whole row by the calling thread and its `vec` lanes.
+/// Rows [r0, r1) of a merged unit by the calling thread and its `vec` lanes (nonzero z
+/// at val[z - base]). When k >= vec each lane takes a contiguous group of columns and runs
+/// whole_rows on it: the CPU LSSM's loop over a run of rows (one tight loop for short
+/// rows at small k, no per-row dispatch). Otherwise the lanes share each row's nonzeros.
 template <class S, class L>
-KOKKOS_FORCEINLINE_FUNCTION void thread_row(const Team& team, int vec, const Operands<S, L>& op,
-                                            const S* val, const std::int32_t* col, std::int64_t len,
-                                            const Target<S, L>& to) {
+KOKKOS_FORCEINLINE_FUNCTION void thread_rows(const Team& team, int vec, const Operands<S, L>& op,
+                                             std::int32_t r0, std::int32_t r1, const S* val,
+                                             const std::int32_t* col, std::int64_t base) {
   const std::int64_t k = op.k;
   if (k >= vec) {
     Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, vec), [&](int g) {
-      columns(op, val, col, len, to, g * k / vec, (g + 1) * k / vec);
+      const std::int64_t t0 = g * k / vec;
+      Operands<S, L> sub = op;
+      sub.b = from_column(op.b, t0);
+      sub.c = from_column(op.c, t0);
+      sub.k = (g + 1) * k / vec - t0;
+      whole_rows(sub, r0, r1, val, col, base);
     });
     return;
   }
-  for (std::int64_t t = 0; t < k; ++t) {
-    const S sum = lane_dot(team, op, val, col, 0, len, t);
-    Kokkos::single(Kokkos::PerThread(team), [&]() { to.put(t, sum); });
+  for (std::int32_t r = r0; r < r1; ++r) {
+    const std::int64_t b = op.a.row_map[r] - base, len = op.a.row_map[r + 1] - op.a.row_map[r];
+    const Target<S, L> to{Target<S, L>::Store, op.c, r, op.alpha, op.beta, nullptr};
+    for (std::int64_t t = 0; t < k; ++t) {
+      const S sum = lane_dot(team, op, val + b, col + b, 0, len, t);
+      Kokkos::single(Kokkos::PerThread(team), [&]() { to.put(t, sum); });
+    }
   }
 }
 
@@ -192,10 +204,11 @@ MIMD_SPMM_DECLARE_LSSM_TEAM(S, L) {
     }
     const std::int32_t r0 = unit_row[u], slot = unit_slot[u];
     if (slot < 0) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, r0, unit_row[u + 1]), [&](std::int32_t r) {
-        const std::int64_t b = op.a.row_map[r] - z0;
-        thread_row(team, vec, op, val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r],
-                   Target<S, L>{Target<S, L>::Store, op.c, r, op.alpha, op.beta, nullptr});
+      // Each thread a contiguous share of the unit's rows.
+      const std::int64_t rows = unit_row[u + 1] - r0, threads = team.team_size();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, threads), [&](std::int64_t th) {
+        thread_rows(team, vec, op, static_cast<std::int32_t>(r0 + th * rows / threads),
+                    static_cast<std::int32_t>(r0 + (th + 1) * rows / threads), val, col, z0);
       });
     } else {
       team_segment(team, vec, op, val, col, z1 - z0,

@@ -1,7 +1,9 @@
 # Installs the build tree MIMD_BUILD_DIR into WORK_DIR/prefix, then configures, builds
 # and runs the consumer project (CONSUMER_SOURCE_DIR) against that prefix.
 # Run with: cmake -DMIMD_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
-#                 -DKokkos_DIR=... -P check_install.cmake
+#                 -DKokkos_DIR=... [-DMPIEXEC="mpirun;--flag;..."] -P check_install.cmake
+# With MPIEXEC (a build with MPI) the package's component `dist` is required too, and
+# consumer_dist runs on 2 ranks.
 foreach(var MIMD_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR Kokkos_DIR)
   if(NOT DEFINED ${var})
     message(FATAL_ERROR "check_install.cmake: ${var} is not set")
@@ -36,9 +38,17 @@ if(SANITIZE_FLAGS)
     -DCMAKE_EXE_LINKER_FLAGS=${flags})
 endif()
 # As a user would: <Package>_ROOT prefixes (Kokkos_DIR is <prefix>/lib*/cmake/Kokkos).
+set(dist OFF)
+if(MPIEXEC)
+  set(dist ON)
+endif()
 get_filename_component(kokkos_root "${Kokkos_DIR}/../../.." ABSOLUTE)
 run(${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${build} -DCMAKE_BUILD_TYPE=Release
-    -DMimdKernels_ROOT=${prefix} -DKokkos_ROOT=${kokkos_root} ${compilers})
+    -DMimdKernels_ROOT=${prefix} -DKokkos_ROOT=${kokkos_root} ${compilers}
+    -DCONSUMER_DIST=${dist})
 run(${CMAKE_COMMAND} --build ${build})
 run(${build}/consumer)
 run(${build}/consumer_c)
+if(dist)
+  run(${MPIEXEC} -np 2 ${build}/consumer_dist)
+endif()
