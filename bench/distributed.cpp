@@ -79,7 +79,7 @@ std::int64_t max_over_ranks(const dist::Context& ctx, std::int64_t x) {
   return s;
 }
 
-double b_entry(std::int64_t row, std::int64_t t) {
+KOKKOS_INLINE_FUNCTION double b_entry(std::int64_t row, std::int64_t t) {
   return static_cast<double>((row * 2654435761u + t * 40503u) % 1000) / 500.0 - 1.0;
 }
 
@@ -118,13 +118,14 @@ json run_spmm(const dist::Context& ctx, const std::string& name, const dist::Dis
         });
     Kokkos::fence();
     mimd::SpmmPlan<double, Layout>(ctx.exec(), ga, k).apply(1.0, ga, gb, 0.0, gc);
+    const auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gc);
     for (std::int64_t i = 0; i < global.nrows; ++i) {
       double mag = 0;
       for (std::int64_t j = global.row_map(i); j < global.row_map(i + 1); ++j)
         mag += std::abs(global.values(j));
       const double tol = 64 * std::numeric_limits<double>::epsilon() * (mag + 1e-300);
       for (int t = 0; t < k; ++t) {
-        const double err = std::abs(all[static_cast<std::size_t>(i * k + t)] - gc(i, t));
+        const double err = std::abs(all[static_cast<std::size_t>(i * k + t)] - hc(i, t));
         max_err = std::max(max_err, err);
         if (!(err <= tol)) verified = false;
       }

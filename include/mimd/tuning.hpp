@@ -111,8 +111,11 @@ struct TuningProfile {
 
 /// One integer knob of TuningProfile and its valid range (inclusive).
 struct IntKnob {
+  /// Named, not spelt out in the member: nvcc's front end re-emits `int TuningProfile::*field`
+  /// as `int (TuningProfile::*field)`, which g++ -Wparentheses rejects.
+  using Field = int TuningProfile::*;
   const char* name;  ///< the JSON field, e.g. "spmm_block_nnz"
-  int TuningProfile::*field;
+  Field field;       ///< the knob's member of TuningProfile
   int min;
   int max;
 };

@@ -71,7 +71,8 @@ void validate_csr(std::int64_t nrows, std::int64_t ncols, const std::int64_t* ro
   // Fast pass: branch-free flat loops the compiler vectorises (offsets, then columns,
   // then, with offsets known good, the order within rows). Only when it finds something
   // are the rows searched for the first offender, in row order.
-  const bool par = nnz >= kParallelEntries;
+  // Read only by the OpenMP clauses below, which nvcc's front end does not see.
+  [[maybe_unused]] const bool par = nnz >= kParallelEntries;
   // Negative columns wrap to 2^31 and above; ncols beyond 2^31 admits every int32 >= 0.
   const auto width =
       static_cast<std::uint32_t>(std::min<std::int64_t>(ncols, std::int64_t{1} << 31));
