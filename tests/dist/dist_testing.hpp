@@ -5,7 +5,8 @@
 
 namespace mimd::dist::testing {
 
-/// The context over MPI_COMM_WORLD, created once.
+/// The context over MPI_COMM_WORLD, one for the whole run (made by main, freed before
+/// MPI_Finalize).
 const Context& context();
 
 }  // namespace mimd::dist::testing
