@@ -10,6 +10,7 @@
 #include <string>
 
 #include "mimd/mimd.h"
+#include "support/sanitizers.hpp"
 #include "support/test_context.hpp"
 
 namespace {
@@ -69,7 +70,7 @@ mimd_status_t under_cap(std::size_t bytes, Call call) {
 }
 
 TEST(CApiHardening, AllocationFailureIsOutOfMemory) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if MIMD_TEST_ASAN || MIMD_TEST_TSAN
   GTEST_SKIP() << "the sanitizers' allocators abort instead of failing an allocation";
 #endif
   mimd::testing::context();
@@ -89,7 +90,7 @@ TEST(CApiHardening, AllocationFailureIsOutOfMemory) {
 }
 
 TEST(CApiHardening, CsrInt32OffsetsCopyRefusedIsOutOfMemory) {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if MIMD_TEST_ASAN || MIMD_TEST_TSAN
   GTEST_SKIP() << "the sanitizers' allocators abort instead of failing an allocation";
 #endif
   mimd_context_t ctx = nullptr;

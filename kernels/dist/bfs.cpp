@@ -9,6 +9,7 @@
 
 #include <algorithm>
 
+#include "core/atomic.hpp"
 #include "dist/mpi_types.hpp"
 
 namespace mimd::dist {
@@ -35,7 +36,7 @@ struct BfsRunner::State {
 
   std::int64_t degree(std::int32_t u) const { return g.local.row_map(u + 1) - g.local.row_map(u); }
   bool claim(std::int32_t v, std::int32_t parent, int depth) {
-    if (result.parents[v] != -1) return false;
+    if (relaxed_load(&result.parents[v]) != -1) return false;
     if (Kokkos::atomic_compare_exchange(&result.parents[v], -1, parent) != -1) return false;
     result.depths[v] = depth;
     return true;

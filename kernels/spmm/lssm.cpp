@@ -112,17 +112,15 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
 namespace {
 
 /// TwoPass: the chunk's partial row goes to its slot; the chunk that finishes last
-/// (counted atomically, after a fence that publishes its partial) sums the slots
+/// (counted by an acquire-release atomic add, which publishes its partial) sums the slots
 /// into C and re-arms the count for the next call. So the combine pass needs no
 /// launch of its own and no atomics on C.
 template <class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void finish_chunk(const Operands<S, Layout>& op, const SplitRows& sr,
                                               std::int32_t slot, const S* buf) {
-  Kokkos::memory_fence();
   const std::int32_t s = sr.slot_split[slot];
   const std::int64_t p0 = sr.slot[s], p1 = sr.slot[s + 1];
-  if (Kokkos::atomic_fetch_add(&sr.done[s], 1) != p1 - p0 - 1) return;
-  Kokkos::memory_fence();
+  if (acq_rel_fetch_add(&sr.done[s], 1) != p1 - p0 - 1) return;
   const std::int64_t r = sr.row[s], k = op.k;
   for (std::int64_t t = 0; t < k; ++t) {
     S sum = 0;

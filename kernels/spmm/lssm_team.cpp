@@ -17,6 +17,7 @@
 // The league is the units, scheduled dynamically: no counters, no stealing (a device's
 // block scheduler does that), so on a CPU the contiguous-range locality of lssm.cpp is
 // given up; that is the price measured in the closing note.
+#include "core/atomic.hpp"
 #include "spmm/kernels.hpp"
 
 namespace mimd::spmm_detail {
@@ -156,7 +157,7 @@ KOKKOS_FORCEINLINE_FUNCTION void team_finish_chunk(const Team& team, const Split
   int last = 0;
   Kokkos::single(
       Kokkos::PerTeam(team),
-      [&](int& l) { l = Kokkos::atomic_fetch_add(&sr.done[s], 1) == p1 - p0 - 1 ? 1 : 0; }, last);
+      [&](int& l) { l = acq_rel_fetch_add(&sr.done[s], 1) == p1 - p0 - 1 ? 1 : 0; }, last);
   if (!last) return;
   Kokkos::memory_fence();
   const std::int64_t r = sr.row[s], k = op.k;

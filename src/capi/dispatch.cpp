@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 #include <type_traits>
+#include <utility>
 
 namespace mimd::capi_detail {
 namespace {
@@ -44,10 +45,11 @@ class Dispatcher {
     std::lock_guard<std::mutex> one_call(submit_);
     std::unique_lock<std::mutex> lock(mutex_);
     task_ = &work;
-    error_ = nullptr;
     wake_.notify_one();
     done_.wait(lock, [this] { return task_ == nullptr; });
-    if (error_) std::rethrow_exception(error_);
+    // Handed over, not kept: the caller's thread alone then holds the exception, so the
+    // next caller's thread never destroys it while this one may still be reading it.
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
   }
 
  private:
@@ -72,7 +74,7 @@ class Dispatcher {
   std::mutex mutex_;   // guards task_ and error_
   std::condition_variable wake_, done_;
   const std::function<void()>* task_ = nullptr;
-  std::exception_ptr error_;
+  std::exception_ptr error_;  // the failure of task_, until run() rethrows it
 };
 
 // Never destroyed: its thread must outlive every static object that may still call

@@ -2,6 +2,7 @@
 // for the process; the exit status is non-zero on every rank when a test failed on any.
 #include <gtest/gtest.h>
 
+#include "../support/sanitizers.hpp"
 #include "dist_testing.hpp"
 
 namespace mimd::dist::testing {
@@ -16,7 +17,7 @@ const Context& context() {
 
 }  // namespace mimd::dist::testing
 
-#ifdef __SANITIZE_ADDRESS__
+#if MIMD_TEST_ASAN
 // OpenMPI and its plugins are built without frame pointers, so ASan's fast unwinder ends
 // a stack in the first OpenMPI frame; the leak suppressions for OpenMPI's own allocations
 // (tests/sanitizers/lsan.supp) need the whole stack, down to MPI_Init or MPI_Finalize.
