@@ -34,7 +34,8 @@ struct Args {
   bool dense = false;
   bool bench = false;
   int repeats = 3;
-  double tol = 0;  // 0: 1e-8 for CG, 1e-6 for LOBPCG
+  double tol = 0;        // 0: 1e-8 for CG, 1e-6 for LOBPCG
+  double inner_tol = 0;  // LOBPCG: inner block CG preconditioner's tolerance (0: none)
   int threads = 0;
 };
 
@@ -59,6 +60,7 @@ SolveStats run_solver(const mimd::ExecutionContext& ctx, const Matrix& a, const 
                       mimd::SpmmAlgorithm algorithm, std::vector<double>* eigenvalues) {
   SolverOptions opt;
   opt.jacobi = args.jacobi;
+  opt.inner_tol = args.inner_tol;
   opt.spmm.algorithm = algorithm;
   opt.tol = args.tol > 0 ? args.tol : (args.solver == "lobpcg" ? 1e-6 : 1e-8);
   if (args.solver == "lobpcg") {
@@ -78,10 +80,12 @@ void print_row(const char* label, const std::string& matrix, const Matrix& a, in
   const double per_iter = s.iterations > 0 ? s.seconds / s.iterations : 0;
   std::printf(
       "%-10s %-22s n=%-8d nnz=%-9lld k=%-3d iters=%-6d residual=%.2e  %8.3f ms/iter  "
-      "SpMM %4.1f%%  %s\n",
+      "SpMM %4.1f%%  %s",
       label, matrix.c_str(), a.nrows, static_cast<long long>(a.nnz()), k, s.iterations, s.residual,
       1e3 * per_iter, s.seconds > 0 ? 100 * s.spmm_seconds / s.seconds : 0.0,
       s.converged ? "converged" : "NOT CONVERGED");
+  if (s.inner_iterations > 0) std::printf("  (inner block CG: %d iters)", s.inner_iterations);
+  std::printf("\n");
 }
 
 int check(const mimd::ExecutionContext& ctx, const Matrix& a, const mimd::HostCsr<double>& host,
@@ -197,6 +201,9 @@ int main(int argc, char** argv) {
   app.add_option("--guard", args.guard, "extra block columns (LOBPCG)")->check(CLI::Range(0, 256));
   app.add_option("--tol", args.tol, "tolerance (default 1e-8; LOBPCG 1e-6)");
   app.add_flag("--jacobi", args.jacobi, "diagonal (Jacobi) preconditioning");
+  app.add_option("--inner-tol", args.inner_tol,
+                 "LOBPCG: precondition by an inner block CG solve to this tolerance")
+      ->check(CLI::Range(0.0, 0.5));
   app.add_flag("--rhs-ones", args.rhs_ones, "right-hand sides of ones (as the C example's)");
   app.add_flag("--check", args.check,
                "test: converge, same iterations on the reference kernel (within 2%)");

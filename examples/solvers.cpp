@@ -157,18 +157,20 @@ SolveStats cg(const mimd::ExecutionContext& ctx, const Matrix& a, const double* 
   return s;
 }
 
-SolveStats block_cg(const mimd::ExecutionContext& ctx, const Matrix& a, const BlockRef& b,
-                    const BlockRef& x, const SolverOptions& options) {
-  if (b.cols != x.cols || b.rows != a.nrows || x.rows != a.ncols)
-    throw mimd::DimensionMismatch(
-        "block_cg", "A " + std::to_string(a.nrows) + " x " + std::to_string(a.ncols) + ", B " +
-                        std::to_string(b.rows) + " x " + std::to_string(b.cols) + ", X " +
-                        std::to_string(x.rows) + " x " + std::to_string(x.cols));
-  SolveStats s;
-  const auto t0 = Clock::now();
+namespace {
+
+// Block CG's iteration on an operator (the body of block_cg(), and LOBPCG's inner solve).
+// X starts at 0; stops when every column meets tol, by the recurrence and then by an
+// explicitly recomputed residual, or after max_iter iterations.
+struct BlockCgRun {
+  int iterations = 0;
+  double residual = 0;  ///< recomputed: max_j ||b_j - A x_j|| / ||b_j||
+};
+BlockCgRun block_cg_run(Operator& op, const BlockRef& b, const BlockRef& x, double tol,
+                        int max_iter) {
+  BlockCgRun s;
   const int k = b.cols;
-  const std::int64_t n = a.nrows;
-  Operator op(ctx, a, k, options, s);
+  const std::int64_t n = b.rows;
   Block r(n, k), z(n, k), p(n, k), q(n, k);
   for (int j = 0; j < k; ++j) std::fill(x.col(j), x.col(j) + n, 0.0);
   copy(b, r.ref());
@@ -178,8 +180,8 @@ SolveStats block_cg(const mimd::ExecutionContext& ctx, const Matrix& a, const Bl
     op.precondition(r.ref(), p.ref());
     return orthonormalize(p.ref(), {}, kRankTol);
   };
-  int rank = recurrence_residual(r.ref(), bnorm) <= options.tol ? 0 : restart();
-  while (rank > 0 && s.iterations < options.max_iter) {
+  int rank = recurrence_residual(r.ref(), bnorm) <= tol ? 0 : restart();
+  while (rank > 0 && s.iterations < max_iter) {
     const BlockRef pr = p.sub(0, rank), qr = q.sub(0, rank);
     op.apply(pr, qr);
     Small ptq = gram(pr, qr);
@@ -192,8 +194,8 @@ SolveStats block_cg(const mimd::ExecutionContext& ctx, const Matrix& a, const Bl
     update(1, pr, alpha, 1, x);
     update(-1, qr, alpha, 1, r.ref());
     ++s.iterations;
-    if (recurrence_residual(r.ref(), bnorm) <= options.tol) {
-      if (op.residual(b, x, r.ref(), bnorm) <= options.tol) break;
+    if (recurrence_residual(r.ref(), bnorm) <= tol) {
+      if (op.residual(b, x, r.ref(), bnorm) <= tol) break;
       rank = restart();
       continue;
     }
@@ -206,6 +208,24 @@ SolveStats block_cg(const mimd::ExecutionContext& ctx, const Matrix& a, const Bl
     rank = orthonormalize(p.ref(), {}, kRankTol);
   }
   s.residual = op.residual(b, x, r.ref(), bnorm);
+  return s;
+}
+
+}  // namespace
+
+SolveStats block_cg(const mimd::ExecutionContext& ctx, const Matrix& a, const BlockRef& b,
+                    const BlockRef& x, const SolverOptions& options) {
+  if (b.cols != x.cols || b.rows != a.nrows || x.rows != a.ncols)
+    throw mimd::DimensionMismatch(
+        "block_cg", "A " + std::to_string(a.nrows) + " x " + std::to_string(a.ncols) + ", B " +
+                        std::to_string(b.rows) + " x " + std::to_string(b.cols) + ", X " +
+                        std::to_string(x.rows) + " x " + std::to_string(x.cols));
+  SolveStats s;
+  const auto t0 = Clock::now();
+  Operator op(ctx, a, b.cols, options, s);
+  const BlockCgRun run = block_cg_run(op, b, x, options.tol, options.max_iter);
+  s.iterations = run.iterations;
+  s.residual = run.residual;
   s.converged = s.residual <= options.tol;
   s.seconds = seconds_since(t0);
   return s;
@@ -223,7 +243,7 @@ EigenResult lobpcg(const mimd::ExecutionContext& ctx, const Matrix& a, int nev, 
   SolveStats& s = out.stats;
   const auto t0 = Clock::now();
   Operator op(ctx, a, m, options, s);
-  Block x(n, m), ax(n, m), w(n, m), aw(n, m), p(n, m), ap(n, m), r(n, m), sb(n, 3 * m),
+  Block x(n, m), ax(n, m), w(n, m), aw(n, m), p(n, m), ap(n, m), r(n, m), z(n, m), sb(n, 3 * m),
       asb(n, 3 * m);
   std::mt19937_64 gen(seed);
   std::uniform_real_distribution<double> uni(-1, 1);
@@ -269,8 +289,15 @@ EigenResult lobpcg(const mimd::ExecutionContext& ctx, const Matrix& a, int nev, 
       np = orthonormalize(p.sub(0, na), ap.sub(0, na), kRankTol);
     }
     const BlockRef wa = w.sub(0, na);
-    gather(r.ref(), active, wa);
-    op.precondition(wa, wa);
+    if (options.inner_tol > 0) {
+      // W ~ A^{-1} R: block CG on the active residuals (Jacobi inside when set).
+      gather(r.ref(), active, z.sub(0, na));
+      s.inner_iterations +=
+          block_cg_run(op, z.sub(0, na), wa, options.inner_tol, options.inner_max_iter).iterations;
+    } else {
+      gather(r.ref(), active, wa);
+      op.precondition(wa, wa);
+    }
     for (int pass = 0; pass < 2; ++pass) {
       update(-1, x.ref(), gram(x.ref(), wa), 1, wa);
       if (np > 0) update(-1, p.sub(0, np), gram(p.sub(0, np), wa), 1, wa);
