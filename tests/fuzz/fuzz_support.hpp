@@ -21,17 +21,28 @@
 
 namespace mimd::fuzz {
 
-/// The process-wide set-up: a temporary folder for the input files, a memory budget the
-/// fuzzer's RSS limit can hold (claims over it must end in ParseError TooLarge), a cache
-/// folder inside the temporary one (no cache is written elsewhere), Kokkos.
+/// The process-wide set-up: a temporary folder for the input files, a memory budget
+/// (claims over it must end in ParseError TooLarge), a cache folder inside the temporary
+/// one (no cache is written elsewhere), one thread, Kokkos. The budget is what the
+/// instrumented fuzzing build fills well within libFuzzer's 10 s timeout: a graph of n
+/// vertices takes about 0.7 s per million there (0.025 s in Release), and at 256 MiB the
+/// 11-byte SNAP line `0 16483647` ran past it (corpus/matrix_market/
+/// snap_16m_vertices_timeout.txt). One thread: the three harnesses fuzz side by side on
+/// the cores, and oversubscribed OpenMP barriers made a 2-million-vertex graph take 14 s
+/// (snap_2m_vertices_timeout_loaded.txt).
 inline const testing::TempDir& setup() {
   static const testing::TempDir scratch;
   static const bool env = [] {
-    ::setenv("MIMD_MEMORY_BUDGET", "256M", 1);
+    ::setenv("MIMD_MEMORY_BUDGET", "16M", 1);
+    ::setenv("OMP_NUM_THREADS", "1", 1);
     ::setenv("MIMD_CACHE_DIR", scratch.file("cache").c_str(), 1);
     return true;
   }();
-  static ExecutionContext ctx{};
+  static ExecutionContext ctx{[] {
+    ContextOptions o;
+    o.num_threads = 1;
+    return o;
+  }()};
   (void)env;
   return scratch;
 }
