@@ -13,3 +13,11 @@
 #define MIMD_SIMD_X86_TARGETS 1
 #endif
 #endif
+
+// Lane shuffles of GNU vectors (the 8 x 8 register transpose of LayoutLeft's packing):
+// gcc >= 12 and clang; not nvcc's front end.
+#if defined(MIMD_SIMD_PACKS) && !defined(__NVCC__) && !defined(__CUDACC__) && defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define MIMD_SIMD_SHUFFLE 1
+#endif
+#endif
