@@ -352,4 +352,18 @@ TEST(Csr, RowStats) {
   EXPECT_GT(s.cv, 1.0);
 }
 
+// Row lengths 4, 0, 2, 0: weights (length + 1) 5, 1, 3, 1, mean 5 per half.
+TEST(Csr, RowSplitImbalance) {
+  const std::int64_t row_map[] = {0, 4, 4, 6, 6};
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(row_map, 4, 1), 1.0);
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(row_map, 4, 2), 6.0 / 5.0);
+  // Four parts of one row each: the heaviest (5) over the mean 10 / 4.
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(row_map, 4, 4), 2.0);
+  // More parts than rows: one row per part, as row_parallel runs it.
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(row_map, 4, 64), 2.0);
+  const std::int64_t even[] = {0, 3, 6, 9, 12};
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(even, 4, 2), 1.0);
+  EXPECT_DOUBLE_EQ(mimd::row_split_imbalance(even, 0, 2), 1.0);
+}
+
 }  // namespace

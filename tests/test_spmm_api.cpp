@@ -171,7 +171,8 @@ TEST(SpmmPlan, AutoResolvesAndDescribes) {
 }
 
 // LSSM units: rows of exactly `block` nonzeros stay whole, one more splits in two;
-// short rows merge while the weight (nonzeros + 1 per row) stays within the block.
+// short rows merge into units cut where the running weight (nonzeros + 1 per row)
+// crosses a multiple of the block.
 TEST(SpmmLssmPlan, SplitsAndMerges) {
   const auto t = matrix_from_lengths("units", 100, {8, 9, 1, 1, 1, 0, 17, 3}, 4);
   const auto a = to_device<double>(t);
@@ -179,11 +180,56 @@ TEST(SpmmLssmPlan, SplitsAndMerges) {
   o.algorithm = SpmmAlgorithm::Lssm;
   o.block_nnz = 8;
   SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 1, o);
-  // Units: {row 0}, {row 1 piece 1}, {row 1 piece 2}, {rows 2-5: weight 2+2+2+1},
-  // {row 6: 3 pieces}, {row 7}.
+  // Running weight before each row: 0, 9, 19, 21, 23, 25, 26, 44. Units: {row 0},
+  // {row 1 piece 1}, {row 1 piece 2}, {rows 2-3: midpoints 20, 22 < 24}, {rows 4-5:
+  // midpoints 24, 25}, {row 6: 3 pieces}, {row 7}.
   EXPECT_EQ(plan.block_nnz(), 8);
   EXPECT_EQ(plan.num_split_rows(), 2);
-  EXPECT_EQ(plan.num_units(), 1 + 2 + 1 + 3 + 1);
+  EXPECT_EQ(plan.num_units(), 1 + 2 + 1 + 1 + 3 + 1);
+}
+
+// The default block gives every thread the same number of LSSM units, however few:
+// e.g. 21 rows of weight 4 (84) at a profile block of 64 are 2 units, or 4 on 4 threads,
+// not 2 on 3 threads with one left idle.
+TEST(SpmmLssmPlan, DefaultBlockEvensUnitsOverThreads) {
+  const mimd::testing::ProfileScope scope;
+  TuningProfile& p = context().tuning();
+  p.spmm_block_nnz = 64;
+  p.spmm_block_floor = 1;
+  p.spmm_block_floor_work = 1;
+  p.spmm_units_per_thread = 1;
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+  for (const std::int32_t rows : {21, 7, 100, 5}) {
+    const auto a = to_device<double>(matrix_from_lengths(
+        "even", 50, std::vector<std::int64_t>(static_cast<std::size_t>(rows), 3), 5));
+    SpmmOptions o;
+    o.algorithm = SpmmAlgorithm::Lssm;
+    const SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 1, o);
+    EXPECT_EQ(plan.num_split_rows(), 0) << plan.describe();
+    EXPECT_EQ(plan.num_units() % std::min<std::int64_t>(threads, rows), 0)
+        << rows << " rows: " << plan.describe();
+  }
+}
+
+// Auto reads row_parallel's row-split imbalance: rows growing from 1 to 64 nonzeros cut
+// into the context's threads load the last range most; a rule row that allows only a
+// smaller imbalance than the matrix has is skipped.
+TEST(SpmmAuto, RuleReadsTheRowSplitImbalance) {
+  std::vector<std::int64_t> lengths;
+  for (std::int64_t i = 1; i <= 64; ++i) lengths.push_back(i);
+  const TestMatrix t = matrix_from_lengths("growing", 80, lengths, 9);
+  const auto a = to_device<double>(t);
+  const double imbalance =
+      row_split_imbalance(t.row_map.data(), t.m, Kokkos::DefaultExecutionSpace().concurrency());
+  const mimd::testing::ProfileScope scope;
+  for (const double limit : {imbalance - 1e-9, imbalance}) {
+    context().tuning().auto_rule.rows = {{1 << 20, 1e9, "row_parallel", limit},
+                                         {1 << 20, 1e9, "merge_path"}};
+    const SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 8);
+    EXPECT_EQ(plan.algorithm(),
+              limit < imbalance ? SpmmAlgorithm::MergePath : SpmmAlgorithm::RowParallel)
+        << "imbalance " << imbalance << ", limit " << limit;
+  }
 }
 
 TEST(SpmmRaw, RowMajorAndColMajorWithPadding) {

@@ -48,7 +48,7 @@ TEST(TuningProfile, RoundTripKeepsEveryField) {
   p.spmm_use_scratch = !p.spmm_use_scratch;
   p.spmm_combine = SplitCombine::Atomic;
   p.spmm_left_strategy = LeftStrategy::Tile;
-  p.auto_rule.rows = {{8, 0.5, "row_parallel"}, {128, 2.25, "merge_path"}, {1, 1e9, "lssm"}};
+  p.auto_rule.rows = {{8, 0.5, "row_parallel", 1.25}, {128, 2.25, "merge_path"}, {1, 1e9, "lssm"}};
   p.probes = {{"stream_triad_gbs", 41.5}, {"atomic_add_ns", 3.25}};
   const std::string path = temp_file("round_trip.json");
   save_profile(p, path);
@@ -82,14 +82,30 @@ TEST(TuningProfile, EveryKnobOutsideItsRangeIsRefusedByName) {
 
 TEST(TuningProfile, BadFieldsAreRefused) {
   const std::string path = temp_file("bad.json");
-  for (const char* text :
-       {R"({"spmm_unknown": 1})", R"({"spmm_left_strategy": "diagonal"})", R"([1, 2])",
-        R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "magic"}]})",
-        R"({"auto_rule": [{"k_max": 0, "cv_max": 1, "algorithm": "lssm"}]})",
-        R"({"probes": {"triad": "fast"}})", R"({"fingerprint": 3})"}) {
+  for (
+      const char* text :
+      {R"({"spmm_unknown": 1})", R"({"spmm_left_strategy": "diagonal"})", R"([1, 2])",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "magic"}]})",
+       R"({"auto_rule": [{"k_max": 0, "cv_max": 1, "algorithm": "lssm"}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "imbalance_max": "low", "algorithm": "lssm"}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "imbalance_max": -1, "algorithm": "lssm"}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "lssm", "nnz_max": 5}]})",
+       R"({"probes": {"triad": "fast"}})", R"({"fingerprint": 3})"}) {
     write(path, text);
     EXPECT_THROW(load_profile(path, base()), ParseError) << text;
   }
+  std::remove(path.c_str());
+}
+
+// Rows written before imbalance_max existed still load, with no limit on it.
+TEST(TuningProfile, AutoRuleRowsWithoutImbalanceLoad) {
+  const std::string path = temp_file("old_rule.json");
+  write(path, R"({"auto_rule": [{"k_max": 8, "cv_max": 1.5, "algorithm": "row_parallel"}]})");
+  const TuningProfile p = load_profile(path, base());
+  ASSERT_EQ(p.auto_rule.rows.size(), 1u);
+  EXPECT_EQ(p.auto_rule.rows[0].k_max, 8);
+  EXPECT_DOUBLE_EQ(p.auto_rule.rows[0].cv_max, 1.5);
+  EXPECT_GE(p.auto_rule.rows[0].imbalance_max, 1e9);
   std::remove(path.c_str());
 }
 

@@ -30,27 +30,44 @@ namespace {
 
 using mimd::SpmmAlgorithm;
 using mimd::tune::Clock;
+using mimd::tune::Config;
 using mimd::tune::Input;
 using mimd::tune::kTraining;
+using mimd::tune::Operands;
 using mimd::tune::seconds_since;
-using mimd::tune::time_spmm;
+using mimd::tune::time_interleaved;
 
 /// Generated training inputs: a skewed and a regular matrix.
 const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24"};
 const int kKs[] = {1, 8, 32, 128};
+const int kLeftKs[] = {8, 32, 128};
 constexpr double kMinGain = 0.03;
-constexpr int kMaxPasses = 3;
-constexpr int kReps = 5;  ///< timed calls per measurement; the best counts
+constexpr int kMaxPasses = 4;
+constexpr int kRounds = 5;  ///< interleaved rounds per measurement; the fastest sample counts
 
-/// Sum of log times of LSSM (LayoutRight) over the inputs and k: the search's objective.
-/// Returns +inf when the deadline passes midway (the candidate is then not taken).
-double objective(const mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
+/// Sum over the inputs and `ks` of log(time under `cand` / time under `inc`), LSSM, the
+/// two timed side by side (tune_common.hpp); negative when `cand` is faster. Returns +inf
+/// when the deadline passes midway (the candidate is then not taken). Leaves the
+/// context's profile at `inc` (taken by value: the caller's is often the context's own).
+template <class Layout, std::size_t N>
+double log_ratio(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
+                 const mimd::TuningProfile inc, const mimd::TuningProfile cand, const int (&ks)[N],
                  Clock::time_point deadline) {
   double sum = 0;
   for (const auto& in : inputs)
-    for (int k : kKs) {
-      if (Clock::now() > deadline) return std::numeric_limits<double>::infinity();
-      sum += std::log(time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, kReps));
+    for (int k : ks) {
+      if (Clock::now() > deadline) {
+        ctx.tuning() = inc;
+        return std::numeric_limits<double>::infinity();
+      }
+      auto ops = std::make_shared<Operands>(in, k);
+      ctx.tuning() = inc;
+      const Config<Layout> a(ctx, in, ops, SpmmAlgorithm::Lssm);
+      ctx.tuning() = cand;
+      const Config<Layout> b(ctx, in, ops, SpmmAlgorithm::Lssm);
+      ctx.tuning() = inc;
+      const auto t = time_interleaved({&a, &b}, kRounds);
+      sum += std::log(t[1] / t[0]);
     }
   return sum;
 }
@@ -69,7 +86,7 @@ double best_seconds(int reps, F&& f) {
   return best;
 }
 
-void probe(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx, const Input& stencil) {
+void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& stencil) {
   using Exec = Kokkos::DefaultExecutionSpace;
   const int threads = ctx.num_threads();
   const std::int64_t n = std::int64_t(1) << 23;  // 64 MiB per array: past any L3 here
@@ -132,74 +149,109 @@ void probe(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx, const Inpu
   p.probes.emplace_back("dependent_load_ns", chase / steps * 1e9);
 
   // Scratch vs direct, and the k loop per SIMD width: LSSM on the stencil at k = 32.
-  mimd::TuningProfile& live = const_cast<mimd::ExecutionContext&>(ctx).tuning();
+  mimd::TuningProfile& live = ctx.tuning();
   const mimd::TuningProfile saved = live;
   const double flops = 2.0 * static_cast<double>(stencil.a.nnz()) * 32;
+  auto dense = std::make_shared<Operands>(stencil, 32);
+  std::vector<std::unique_ptr<Config<Kokkos::LayoutRight>>> configs;
+  std::vector<std::string> names;
   for (bool scratch : {false, true}) {
     live.spmm_use_scratch = scratch;
-    const double sec = time_spmm<Kokkos::LayoutRight>(ctx, stencil, 32, SpmmAlgorithm::Lssm, kReps);
-    p.probes.emplace_back(scratch ? "lssm_scratch_gflops" : "lssm_direct_gflops",
-                          flops / sec / 1e9);
+    configs.push_back(
+        std::make_unique<Config<Kokkos::LayoutRight>>(ctx, stencil, dense, SpmmAlgorithm::Lssm));
+    names.push_back(scratch ? "lssm_scratch_gflops" : "lssm_direct_gflops");
   }
   live = saved;
   for (int w : mimd::built_simd_widths()) {
     if (mimd::effective_simd_width(w) != w) continue;
     live.simd_bytes = w;
-    const double sec = time_spmm<Kokkos::LayoutRight>(ctx, stencil, 32, SpmmAlgorithm::Lssm, kReps);
-    p.probes.emplace_back("kloop_gflops_simd" + std::to_string(w * 8), flops / sec / 1e9);
+    configs.push_back(
+        std::make_unique<Config<Kokkos::LayoutRight>>(ctx, stencil, dense, SpmmAlgorithm::Lssm));
+    names.push_back("kloop_gflops_simd" + std::to_string(w * 8));
   }
   live = saved;
+  std::vector<const mimd::tune::Timed*> timed;
+  for (const auto& c : configs) timed.push_back(c.get());
+  const auto sec = time_interleaved(timed, kRounds);
+  for (std::size_t i = 0; i < sec.size(); ++i)
+    p.probes.emplace_back(names[i], flops / sec[i] / 1e9);
 }
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// For each k class, the one algorithm or the cv split (A for cv <= t, B above) with the
-/// least total log-time loss against the per-input best.
+/// Auto's rule: for each k class, the one algorithm, or a split on row_parallel's
+/// row-split imbalance into two, whichever has the least squared log-time loss against the
+/// per-input best: squared, so that one input left at 0.8x of its best weighs more than
+/// many within noise. A split must gain more than kMinGain^2 per input over the single
+/// algorithm; its threshold lies halfway between the two training inputs it separates.
+/// The split is on the imbalance, not on the coefficient of variation of the row lengths:
+/// what row_parallel loses is how unevenly its static ranges are loaded, which a high
+/// variation need not cause (long rows spread over the matrix) nor a low one prevent (a
+/// denser half), and the training matrices are too few to learn that from the variation.
 void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
                    const std::vector<Input>& inputs, Clock::time_point deadline) {
   const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
                                 SpmmAlgorithm::RowParallel};
+  constexpr int kAlgs = 3;
   std::vector<mimd::AutoRule::Row> rows;
   for (int k : kKs) {
-    // log time per input and algorithm
-    std::vector<std::array<double, 3>> lt;
-    std::vector<double> cv;
+    std::vector<std::array<double, kAlgs>> loss;  // log(time / best time), per input
+    std::vector<double> feature;                  // row-split imbalance
     for (const auto& in : inputs) {
       if (Clock::now() > deadline) break;
-      std::array<double, 3> t{};
-      for (int a = 0; a < 3; ++a)
-        t[a] = std::log(time_spmm<Kokkos::LayoutRight>(ctx, in, k, algs[a], kReps));
-      lt.push_back(t);
-      cv.push_back(in.cv);
+      auto ops = std::make_shared<Operands>(in, k);
+      const Config<Kokkos::LayoutRight> c0(ctx, in, ops, algs[0]), c1(ctx, in, ops, algs[1]),
+          c2(ctx, in, ops, algs[2]);
+      const auto sec = time_interleaved({&c0, &c1, &c2}, kRounds);
+      const double best = *std::min_element(sec.begin(), sec.end());
+      loss.push_back({std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)});
+      feature.push_back(in.imbalance);
     }
-    if (lt.empty()) break;
-    auto loss = [&](int a, double lo, double hi) {
+    if (loss.empty()) break;
+    const double inf = std::numeric_limits<double>::infinity();
+    // Squared loss of algorithm a on the inputs whose imbalance lies in (lo, hi].
+    auto cost = [&](int a, double lo, double hi) {
       double sum = 0;
-      for (std::size_t i = 0; i < lt.size(); ++i)
-        if (cv[i] > lo && cv[i] <= hi)
-          sum += lt[i][a] - *std::min_element(lt[i].begin(), lt[i].end());
+      for (std::size_t i = 0; i < loss.size(); ++i)
+        if (feature[i] > lo && feature[i] <= hi) sum += loss[i][a] * loss[i][a];
       return sum;
     };
-    const double inf = std::numeric_limits<double>::infinity();
-    int best_single = 0;
-    for (int a = 1; a < 3; ++a)
-      if (loss(a, -1, inf) < loss(best_single, -1, inf) - kMinGain * lt.size()) best_single = a;
-    double best = loss(best_single, -1, inf), cut = inf;
-    int below = best_single, above = best_single;
-    for (double t : cv)
-      for (int a = 0; a < 3; ++a)
-        for (int b = 0; b < 3; ++b) {
-          const double l = loss(a, -1, t) + loss(b, t, inf);
-          if (a != b && l < best - kMinGain * lt.size()) {
-            best = l;
+    int single = 0;
+    for (int a = 1; a < kAlgs; ++a)
+      if (cost(a, -inf, inf) < cost(single, -inf, inf)) single = a;
+    double best = cost(single, -inf, inf) - kMinGain * kMinGain * static_cast<double>(loss.size());
+    int below = single, above = single;
+    double cut = inf;
+    std::vector<double> v = feature;
+    std::sort(v.begin(), v.end());
+    for (std::size_t i = 0; i + 1 < v.size(); ++i) {
+      if (v[i] == v[i + 1]) continue;
+      const double t = (v[i] + v[i + 1]) / 2;
+      for (int a = 0; a < kAlgs; ++a)
+        for (int b = 0; b < kAlgs; ++b) {
+          const double c = cost(a, -inf, t) + cost(b, t, inf);
+          if (a != b && c < best) {
+            best = c;
             cut = t;
             below = a;
             above = b;
           }
         }
+    }
     const int k_max = k == kKs[std::size(kKs) - 1] ? std::numeric_limits<int>::max() : k;
-    if (cut < inf) rows.push_back({k_max, cut, mimd::to_string(algs[below])});
-    rows.push_back({k_max, 1e9, mimd::to_string(algs[above])});
+    if (cut < inf) {
+      mimd::AutoRule::Row r;
+      r.k_max = k_max;
+      r.cv_max = 1e9;
+      r.imbalance_max = cut;
+      r.algorithm = mimd::to_string(algs[below]);
+      rows.push_back(r);
+    }
+    mimd::AutoRule::Row r;
+    r.k_max = k_max;
+    r.cv_max = 1e9;
+    r.algorithm = mimd::to_string(algs[above]);
+    rows.push_back(r);
   }
   p.auto_rule.rows = rows;
 }
@@ -238,8 +290,9 @@ int main(int argc, char** argv) {
 
     std::vector<Input> inputs;
     auto add = [&](const std::string& name, const mimd::HostCsr<double>& h) {
-      inputs.push_back(
-          {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv});
+      inputs.push_back({name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h),
+                        mimd::row_stats(h).cv,
+                        mimd::row_split_imbalance(h.row_map.data(), h.nrows, ctx.num_threads())});
     };
     for (const char* g : kGenerated) add(g, mimd::generate(g));
     for (const char* name : kTraining) {
@@ -257,7 +310,6 @@ int main(int argc, char** argv) {
 
     // Coordinate search from the derived defaults.
     const auto search_end = at(0.7);
-    double current = objective(ctx, inputs, search_end);
     struct Axis {
       const char* name;
       std::vector<std::function<void(mimd::TuningProfile&)>> values;
@@ -289,37 +341,34 @@ int main(int argc, char** argv) {
                       {[](mimd::TuningProfile& q) { q.spmm_use_scratch = true; },
                        [](mimd::TuningProfile& q) { q.spmm_use_scratch = false; }}});
     }
-    // Passes over the axes while the search's share of the budget lasts; each pass
-    // re-measures the incumbent, so one lucky measurement does not stick.
+    // Passes over the axes while the search's share of the budget lasts, until one
+    // moves nothing. Every candidate is timed side by side with the incumbent and must
+    // beat it by kMinGain per measurement (geomean).
+    const double need = kMinGain * static_cast<double>(inputs.size() * std::size(kKs));
     for (int pass = 0; pass < kMaxPasses && Clock::now() < search_end; ++pass) {
-      if (pass > 0) current = std::max(current, objective(ctx, inputs, search_end));
+      bool moved = false;
       for (const auto& axis : axes) {
-        mimd::TuningProfile best = live;
         for (const auto& set : axis.values) {
-          mimd::TuningProfile cand = best;
+          mimd::TuningProfile cand = live;
           set(cand);
           if (cand.to_json() == live.to_json()) continue;
-          live = cand;
-          const double v = objective(ctx, inputs, search_end);
-          if (v < current - kMinGain * inputs.size() * std::size(kKs)) {
-            current = v;
-            best = cand;
+          if (log_ratio<Kokkos::LayoutRight>(ctx, inputs, live, cand, kKs, search_end) < -need) {
+            live = cand;
+            moved = true;
           }
-          live = best;
         }
         std::cerr << "mimd-tune: pass " << pass + 1 << ", " << axis.name << " done at "
                   << seconds_since(start) << " s\n";
       }
+      if (!moved) break;
     }
-    // LayoutLeft: pack or tile, at k = 32.
-    if (Clock::now() < search_end) {
-      double t[2] = {0, 0};
-      for (int s = 0; s < 2; ++s) {
-        live.spmm_left_strategy = s ? mimd::LeftStrategy::Pack : mimd::LeftStrategy::Tile;
-        for (const auto& in : inputs)
-          t[s] += std::log(time_spmm<Kokkos::LayoutLeft>(ctx, in, 32, SpmmAlgorithm::Lssm, kReps));
-      }
-      live.spmm_left_strategy = t[0] < t[1] ? mimd::LeftStrategy::Tile : mimd::LeftStrategy::Pack;
+    // LayoutLeft: the strategy, at k > 1 (k = 1 runs the row-major kernel).
+    for (auto s : {mimd::LeftStrategy::Tile, mimd::LeftStrategy::Pack}) {
+      mimd::TuningProfile cand = live;
+      cand.spmm_left_strategy = s;
+      if (s != live.spmm_left_strategy &&
+          log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, cand, kLeftKs, search_end) < 0)
+        live = cand;
     }
     fit_auto_rule(live, ctx, inputs, at(0.95));
     const auto probes = p.probes;

@@ -2,7 +2,8 @@
 // mimd-tune never reads): per matrix and k, LSSM under the profile against LSSM under the
 // derived defaults, auto against every fixed algorithm and the oracle (the fastest
 // fixed one), and LayoutLeft against LayoutRight (LSSM). One run, the context's threads;
-// every figure is a ratio of two measurements taken back to back (best of --reps calls).
+// the configurations of one matrix and k are timed in interleaved rounds (tune_common.hpp),
+// so every figure is a ratio of two measurements taken side by side.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -33,11 +34,12 @@ double geomean(const std::vector<double>& v) {
 int main(int argc, char** argv) {
   CLI::App app{"mimd-tune-report: a tuning profile against the derived defaults, evaluation set"};
   std::string profile, json_path;
-  int reps = 5;
+  int rounds = 20;
   std::vector<int> ks{1, 8, 32, 128};
   app.add_option("--profile", profile, "the profile to judge (JSON from mimd-tune)")->required();
   app.add_option("--json", json_path, "write every figure as JSON");
-  app.add_option("--reps", reps, "timed calls per measurement (the best counts)")
+  app.add_option("--rounds", rounds,
+                 "interleaved rounds of samples per measurement (the fastest counts)")
       ->check(CLI::Range(1, 1000));
   app.add_option("--k", ks, "k values")->delimiter(',')->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
@@ -52,32 +54,37 @@ int main(int argc, char** argv) {
     nlohmann::ordered_json out;
     out["profile"] = nlohmann::ordered_json::parse(tuned.to_json());
     out["threads"] = ctx.num_threads();
+    out["rounds"] = rounds;
     out["rows"] = nlohmann::ordered_json::array();
     std::vector<double> gain_all, left_all;
     std::map<int, double> auto_worst;
-    std::printf("%-16s %5s %8s %8s %8s %6s %6s %6s  %s\n", "matrix", "k", "tuned/d", "auto/or",
-                "left/rt", "lssm", "merge", "rowpar", "oracle");
+    std::printf("%-16s %5s %8s %8s %8s %7s %7s %7s %7s  %-12s %s\n", "matrix", "k", "tuned/d",
+                "auto/or", "left/rt", "lssm", "merge", "rowpar", "left", "oracle", "auto");
     for (const char* name : kEvaluation) {
       Input in;
       try {
         const auto h = mimd::read_matrix<double>(mimd::find_dataset(name));
-        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv};
+        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv,
+              mimd::row_split_imbalance(h.row_map.data(), h.nrows, ctx.num_threads())};
       } catch (const mimd::Error&) {  // absent here, or not a real matrix
         continue;
       }
       std::vector<double> gains;
       for (int k : ks) {
+        auto dense = std::make_shared<Operands>(in, k);
         live = derived;
-        const double t_default =
-            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
+        const Config<Kokkos::LayoutRight> c_default(ctx, in, dense, SpmmAlgorithm::Lssm);
         live = tuned;
-        const double t_lssm = time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
-        const double t_merge =
-            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::MergePath, reps);
-        const double t_row =
-            time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::RowParallel, reps);
-        const double t_auto = time_spmm<Kokkos::LayoutRight>(ctx, in, k, SpmmAlgorithm::Auto, reps);
-        const double t_left = time_spmm<Kokkos::LayoutLeft>(ctx, in, k, SpmmAlgorithm::Lssm, reps);
+        const Config<Kokkos::LayoutRight> c_lssm(ctx, in, dense, SpmmAlgorithm::Lssm),
+            c_merge(ctx, in, dense, SpmmAlgorithm::MergePath),
+            c_row(ctx, in, dense, SpmmAlgorithm::RowParallel),
+            c_auto(ctx, in, dense, SpmmAlgorithm::Auto);
+        const Config<Kokkos::LayoutLeft> c_left(ctx, in, dense, SpmmAlgorithm::Lssm);
+        const auto t =
+            time_interleaved({&c_default, &c_lssm, &c_merge, &c_row, &c_auto, &c_left}, rounds);
+        const double t_default = t[0], t_lssm = t[1], t_merge = t[2], t_row = t[3], t_auto = t[4],
+                     t_left = t[5];
+        const char* auto_name = mimd::to_string(c_auto.plan().algorithm());
         const double oracle = std::min({t_lssm, t_merge, t_row});
         const char* oracle_name = oracle == t_lssm    ? "lssm"
                                   : oracle == t_merge ? "merge_path"
@@ -86,11 +93,13 @@ int main(int argc, char** argv) {
         gains.push_back(gain);
         if (k > 1) left_all.push_back(left);
         auto_worst[k] = auto_worst.count(k) ? std::min(auto_worst[k], vs_oracle) : vs_oracle;
-        std::printf("%-16s %5d %7.2fx %7.2fx %7.2fx %6.3f %6.3f %6.3f  %s\n", name, k, gain,
-                    vs_oracle, left, t_lssm * 1e3, t_merge * 1e3, t_row * 1e3, oracle_name);
+        std::printf("%-16s %5d %7.2fx %7.2fx %7.2fx %7.4f %7.4f %7.4f %7.4f  %-12s %s\n", name, k,
+                    gain, vs_oracle, left, t_lssm * 1e3, t_merge * 1e3, t_row * 1e3, t_left * 1e3,
+                    oracle_name, auto_name);
         out["rows"].push_back({{"matrix", name},
                                {"nnz", in.a.nnz()},
                                {"cv", in.cv},
+                               {"imbalance", in.imbalance},
                                {"k", k},
                                {"ms",
                                 {{"lssm_default", t_default * 1e3},
@@ -102,6 +111,7 @@ int main(int argc, char** argv) {
                                {"tuned_over_default", gain},
                                {"auto_over_oracle", vs_oracle},
                                {"oracle", oracle_name},
+                               {"auto", auto_name},
                                {"left_over_right", left}});
       }
       gain_all.push_back(geomean(gains));

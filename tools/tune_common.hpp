@@ -1,5 +1,14 @@
 // What mimd-tune and mimd-tune-report share: the training and evaluation subsets of the
-// real matrices (named in the README), and one timed SpMM measurement.
+// real matrices (named in the README), and the timing of SpMM configurations.
+//
+// Timing. Most of the real matrices take 1-50 us per call, where one timed call is at the
+// mercy of the timer, an interrupt or the other tenant of a core. So a sample is a batch
+// of back-to-back calls lasting at least kSampleSeconds (one call for slow inputs), and
+// the configurations being compared are sampled in turn, round after round, each keeping
+// its fastest sample: a slow spell of the machine then hits all of them alike rather than
+// whichever happened to run during it. Configurations of one input and k share B and C
+// (the same storage, whatever the layout), and an untimed round comes first, so each is
+// timed with the operands where the others leave them.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -8,7 +17,9 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "mimd/spmm.hpp"
 
@@ -28,37 +39,92 @@ inline const char* const kEvaluation[] = {
     "karate",        "lp_afiro", "lp_e226",        "luxembourg_osm", "Pd",
     "rajat01",       "rajat19",  "watt_2",         "west0067"};
 
+/// Shortest sample: calls are batched until one lasts this long.
+constexpr double kSampleSeconds = 200e-6;
+
 inline double seconds_since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
-/// A matrix on the device and the coefficient of variation of its row lengths
-/// (mimd::row_stats).
+/// A matrix on the device and the features Auto's rule reads of it: the coefficient of
+/// variation of its row lengths (mimd::row_stats) and its row-split imbalance over the
+/// context's threads (mimd::row_split_imbalance).
 struct Input {
   std::string name;
   Csr<double> a;
   double cv = 0;
+  double imbalance = 1;
 };
 
-/// Best of `reps` seconds of one SpMM call C = A * B (after a warm-up call) with the
-/// context's current profile.
-template <class Layout>
-double time_spmm(const ExecutionContext& ctx, const Input& in, int k, SpmmAlgorithm alg,
-                 int reps = 3) {
-  Dense<double, Layout> b("B", in.a.ncols, k), c("C", in.a.nrows, k);
-  Kokkos::deep_copy(b, 1.0);
-  SpmmOptions o;
-  o.algorithm = alg;
-  const SpmmPlan<double, Layout> plan(ctx, in.a, k, o);
-  plan.apply(1.0, in.a, b, 0.0, c);
-  Kokkos::fence();
-  double best = std::numeric_limits<double>::infinity();
-  for (int r = 0; r < reps; ++r) {
-    const auto t = Clock::now();
-    plan.apply(1.0, in.a, b, 0.0, c);
-    Kokkos::fence();
-    best = std::min(best, seconds_since(t));
+/// The storage of B (n x k, all ones) and C (m x k) for one input and k, shared by every
+/// configuration timed on them, whatever its layout (so that none finds the caches
+/// holding arrays that the others do not use).
+struct Operands {
+  std::int64_t n, m, k;
+  Kokkos::View<double*, DefaultMemorySpace> b, c;
+  Operands(const Input& in, int k_)
+      : n(in.a.ncols),
+        m(in.a.nrows),
+        k(k_),
+        b("B", static_cast<std::size_t>(n * k)),
+        c("C", static_cast<std::size_t>(m * k)) {
+    Kokkos::deep_copy(b, 1.0);
   }
+};
+
+/// Something timed: seconds per call over `calls` back-to-back calls.
+struct Timed {
+  virtual ~Timed() = default;
+  virtual double sample(int calls) const = 0;
+};
+
+/// One configuration: a plan made with the context's profile as it is when the
+/// configuration is made (a plan reads the profile then, never later).
+template <class Layout>
+class Config final : public Timed {
+ public:
+  Config(const ExecutionContext& ctx, const Input& in, std::shared_ptr<Operands> ops,
+         SpmmAlgorithm alg)
+      : a_(in.a), ops_(std::move(ops)), plan_(ctx, in.a, static_cast<int>(ops_->k), [&] {
+          SpmmOptions o;
+          o.algorithm = alg;
+          return o;
+        }()) {}
+  double sample(int calls) const override {
+    const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
+    const std::int64_t k = ops_->k, ldb = right ? k : ops_->n, ldc = right ? k : ops_->m;
+    const auto t = Clock::now();
+    for (int i = 0; i < calls; ++i)
+      plan_.apply(1.0, a_, k, ops_->b.data(), std::max<std::int64_t>(1, ldb), 0.0, ops_->c.data(),
+                  std::max<std::int64_t>(1, ldc));
+    Kokkos::fence();
+    return seconds_since(t) / calls;
+  }
+  const SpmmPlan<double, Layout>& plan() const { return plan_; }
+
+ private:
+  Csr<double> a_;
+  std::shared_ptr<Operands> ops_;
+  SpmmPlan<double, Layout> plan_;
+};
+
+/// Fastest seconds per call of each configuration over `rounds` interleaved rounds, after
+/// an untimed one (the batch size is set from the slowest of them). Round r starts with
+/// configuration r (mod their number): whatever one leaves behind (a slow spell after a
+/// long or unbalanced call, measured to last 2-6 ms here) does not always fall on the same
+/// next one.
+inline std::vector<double> time_interleaved(const std::vector<const Timed*>& configs, int rounds) {
+  double slowest = 0;
+  for (const Timed* c : configs) slowest = std::max(slowest, c->sample(1));
+  const int calls = static_cast<int>(
+      std::clamp(std::ceil(kSampleSeconds / std::max(slowest, 1e-9)), 1.0, 10000.0));
+  for (const Timed* c : configs) c->sample(calls);
+  std::vector<double> best(configs.size(), std::numeric_limits<double>::infinity());
+  for (int r = 0; r < rounds; ++r)
+    for (std::size_t j = 0; j < configs.size(); ++j) {
+      const std::size_t i = (j + static_cast<std::size_t>(r)) % configs.size();
+      best[i] = std::min(best[i], configs[i]->sample(calls));
+    }
   return best;
 }
 

@@ -255,4 +255,14 @@ RowStats row_stats(const HostCsr<Scalar>& a) {
   return row_stats(a.pattern());
 }
 
+/// How unevenly a static split of the rows loads its parts: the rows cut into
+/// min(parts, nrows) contiguous ranges of equal row count (the row-parallel schedule,
+/// OpenMP's schedule(static)), a row weighing its length + 1 (its nonzeros and the write
+/// of its row of the result); returns the heaviest range's weight over the mean weight.
+/// 1 for a perfect split, `parts` when one range holds everything; 1 when nrows is 0.
+/// O(parts), reads row_map only.
+/// @param row_map  the nrows + 1 row offsets, in host memory (row_map[0] = 0)
+/// @param parts    >= 1
+double row_split_imbalance(const std::int64_t* row_map, std::int64_t nrows, int parts);
+
 }  // namespace mimd

@@ -30,14 +30,17 @@ enum class LeftStrategy {
 const char* to_string(LeftStrategy s) noexcept;
 
 /// Auto's rule, fitted by mimd-tune on its training inputs: a decision list over the
-/// matrix features. The first row with k <= k_max and row-length coefficient of
-/// variation (standard deviation / mean of the row lengths) <= cv_max gives the
-/// algorithm; when no row matches (or there are none: the derived default), LSSM.
+/// matrix features. The first row with k <= k_max, row-length coefficient of variation
+/// (standard deviation / mean of the row lengths) <= cv_max and row-split imbalance
+/// (mimd::row_split_imbalance over the context's threads: what a static split of the rows
+/// costs row_parallel) <= imbalance_max gives the algorithm; when no row matches (or
+/// there are none: the derived default), LSSM.
 struct AutoRule {
   struct Row {
     int k_max = 0;
     double cv_max = 0;
-    std::string algorithm;  ///< "lssm", "merge_path" or "row_parallel"
+    std::string algorithm;       ///< "lssm", "merge_path" or "row_parallel"
+    double imbalance_max = 1e9;  ///< optional in the JSON file (no limit when absent)
   };
   std::vector<Row> rows;
 };

@@ -19,15 +19,20 @@
 //    carries enough multiply-adds to pay for its hand-out (tiny matrices at small k run as one or
 //    two units).
 // A profile measured on the device (mimd-tune) carries a rule fitted on its training
-// inputs (TuningProfile::auto_rule): a decision list over k and the coefficient of
-// variation of the row lengths, which is where the algorithms part ways (row_parallel
-// gives one thread the long rows of a skewed matrix; merge_path and LSSM balance them).
+// inputs (TuningProfile::auto_rule): a decision list over k and the row-split imbalance
+// (row_split_imbalance: the heaviest of row_parallel's static ranges over the mean), which
+// is where the algorithms part ways: row_parallel pays nothing for scheduling and wins
+// on evenly loaded ranges (small or regular matrices), but on a 2-core Xeon lost 15-25% at
+// imbalances of 1.15-1.25 (bcsstk13, crack, bcspwr10) to LSSM and merge_path, which
+// balance the nonzeros whatever the ranges hold. (The coefficient of variation of the
+// row lengths, which a rule may also test, did not tell these apart: bcsstk13's is 0.54.)
 #include "mimd/csr.hpp"
 #include "spmm/kernels.hpp"
 
 namespace mimd::spmm_detail {
 
-MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k) {
+MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k,
+                               int threads) {
   const RowStats s = row_stats(row_map, m);
   MatrixFeatures f;
   f.m = m;
@@ -35,6 +40,7 @@ MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std:
   f.k = k;
   f.max_row = s.max_row;
   f.cv = s.cv;
+  f.imbalance = row_split_imbalance(row_map, m, std::max(1, threads));
   return f;
 }
 
@@ -42,7 +48,7 @@ AutoChoice choose_algorithm(const MatrixFeatures& f, const TuningProfile& profil
   AutoChoice choice;
   choice.algorithm = SpmmAlgorithm::Lssm;
   for (const auto& row : profile.auto_rule.rows) {
-    if (f.k > row.k_max || f.cv > row.cv_max) continue;
+    if (f.k > row.k_max || f.cv > row.cv_max || f.imbalance > row.imbalance_max) continue;
     choice.algorithm = spmm_algorithm_from_string(row.algorithm);
     break;
   }

@@ -84,6 +84,9 @@ struct LssmPlan {
   std::int64_t nunits = 0;
   std::int64_t nsplit_rows = 0;
   std::int64_t nslots = 0;  ///< split chunks (each a slot of the TwoPass buffer)
+  /// Nonzeros of the largest unit: what scratch staging must hold (a merged unit may
+  /// exceed `block` by parts of its first and last rows).
+  std::int64_t max_unit_nnz = 0;
   /// nunits + 1 entries: unit u covers rows [unit_row(u), unit_row(u + 1)) when merged,
   /// or one piece of row unit_row(u) when split.
   Kokkos::View<std::int32_t*, DefaultMemorySpace> unit_row;
@@ -122,6 +125,7 @@ inline SplitRows split_rows(const LssmPlan& plan) {
 /// while that leaves fewer than spmm_units_per_thread units per thread, but not below
 /// max(spmm_block_floor, spmm_block_floor_work / k) nonzeros: a unit must carry enough work (block
 /// * k multiply-adds) to pay for its hand-out, or tiny matrices run slower on more threads.
+/// Then evened out: the weight (nnz + m) divided into a multiple of `threads` units.
 int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
                        const TuningProfile& profile, int threads);
 
@@ -170,10 +174,13 @@ struct MatrixFeatures {
   std::int64_t m = 0, nnz = 0, k = 1;
   std::int64_t max_row = 0;  ///< longest row
   double cv = 0;             ///< coefficient of variation of the row lengths (0 when m = 0)
+  double imbalance = 1;      ///< row_split_imbalance over the threads
 };
 
 /// @param row_map  the m + 1 offsets, on the host
-MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k);
+/// @param threads  the workers the kernels run on
+MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std::int64_t k,
+                               int threads);
 
 /// The algorithm (and LSSM block) for a matrix at k columns: the profile's auto_rule
 /// (TuningProfile::AutoRule), LSSM when it has no matching row.

@@ -7,8 +7,11 @@
 //    through a buffer and a combine pass per split row (SplitCombine::TwoPass, no
 //    atomics on C; the pass is run by the chunk of the row that finishes last, inside
 //    the same launch);
-//  - runs of consecutive short rows are merged into one unit while the unit's weight
-//    (nonzeros + one per row, for the write of the row of C) stays within `block`.
+//  - runs of consecutive short rows are merged into units cut where the running weight
+//    of the rows (nonzeros + one per row, for the write of the row of C) crosses a
+//    multiple of `block` (a row falls on the side of its midpoint): units of `block` on
+//    average, and W / block of them for a weight W that is a multiple of the block, which
+//    is how lssm_default_block gives every thread the same number of units.
 // So every unit carries similar work, whatever the row-length distribution.
 // The executor launches one worker per hardware thread (one team of one thread with
 // scratch); each worker takes the units of its own contiguous range through an atomic
@@ -37,12 +40,15 @@ int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
   const std::int64_t floor = std::max<std::int64_t>(
       profile.spmm_block_floor, profile.spmm_block_floor_work / std::max<std::int64_t>(1, k));
   while (block / 2 >= floor && (nnz + m) / block < want) block /= 2;
-  // A matrix lighter than one block per thread: split it evenly over the threads
-  // rather than leaving one thread with a full block and the other with the rest.
-  const std::int64_t weight = nnz + m, t = std::max(1, threads);
-  if (weight < std::int64_t(block) * t)
-    block = static_cast<int>(std::max<std::int64_t>(1, (weight + t - 1) / t));
-  return block;
+  // As many units as a multiple of the threads, of equal weight: with few units per
+  // thread (small matrices, or the floor at small k) a remainder of one would leave a
+  // thread a whole unit more than the others (e.g. 3 units of 8192 on 2 threads for a
+  // weight of 21000: 16384 against the even 10500). A matrix lighter than one block per
+  // thread so gets exactly one unit per thread.
+  const std::int64_t weight = std::max<std::int64_t>(1, nnz + m), t = std::max(1, threads);
+  const std::int64_t units = (weight + block - 1) / block;
+  const std::int64_t even = (units + t - 1) / t * t;
+  return static_cast<int>(std::max<std::int64_t>(1, (weight + even - 1) / even));
 }
 
 LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bool scratch,
@@ -54,10 +60,13 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
   plan.workers = std::max(1, workers);
   std::vector<std::int32_t> unit_row, unit_slot, split_row, slot_split;
   std::vector<std::int64_t> unit_nz, split_slot{0};
-  std::int64_t open_row = -1, open_weight = 0;  // the merged unit being filled
+  std::int64_t open_row = -1, open_slice = 0;  // the merged unit being filled
+  std::int64_t before = 0;                     // weight of the rows before r
   auto close = [&] { open_row = -1; };
   for (std::int64_t r = 0; r < m; ++r) {
     const std::int64_t len = row_map[r + 1] - row_map[r];
+    const std::int64_t slice = (before + (len + 1) / 2) / block;
+    before += len + 1;
     if (len > block) {
       close();
       const std::int64_t pieces = (len + block - 1) / block;
@@ -71,17 +80,20 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
       split_slot.push_back(plan.nslots);
       continue;
     }
-    if (open_row >= 0 && open_weight + len + 1 > block) close();
+    if (open_row >= 0 && slice != open_slice) close();
     if (open_row < 0) {
       open_row = r;
-      open_weight = 0;
+      open_slice = slice;
       unit_row.push_back(static_cast<std::int32_t>(r));
       unit_nz.push_back(row_map[r]);
       unit_slot.push_back(-1);
     }
-    open_weight += len + 1;
   }
   plan.nunits = static_cast<std::int64_t>(unit_slot.size());
+  unit_nz.push_back(row_map[m]);
+  for (std::size_t u = 0; u + 1 < unit_nz.size(); ++u)
+    plan.max_unit_nnz = std::max(plan.max_unit_nnz, unit_nz[u + 1] - unit_nz[u]);
+  unit_nz.pop_back();
   // No more workers than units: an idle worker would only scan the others' counters.
   plan.workers = static_cast<int>(
       std::max<std::int64_t>(1, std::min<std::int64_t>(plan.workers, plan.nunits)));
@@ -214,7 +226,15 @@ MIMD_SPMM_DECLARE_LSSM(S, L) {
   const std::int64_t workers = plan.workers;
   const UnitQueue queue{counter + cur * kCounterStride * workers, nunits, workers};
   std::int64_t* const next_set = counter + other * kCounterStride * workers;
-  if (!plan.scratch) {
+  if (!plan.scratch && nunits == workers) {
+    // One unit per worker (a matrix lighter than a block per thread): no queue to run.
+    Kokkos::parallel_for(
+        "mimd::spmm::lssm_static", Kokkos::RangePolicy<Exec>(0, plan.workers),
+        KOKKOS_LAMBDA(int u) {
+          run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
+                   atomic, buf, sr, op.a.val, op.a.col, 0);
+        });
+  } else if (!plan.scratch) {
     Kokkos::parallel_for(
         "mimd::spmm::lssm", Kokkos::RangePolicy<Exec>(0, plan.workers), KOKKOS_LAMBDA(int w) {
           next_set[w * kCounterStride] = 0;
@@ -230,16 +250,16 @@ MIMD_SPMM_DECLARE_LSSM(S, L) {
     using ValView = Kokkos::View<S*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     using ColView = Kokkos::View<std::int32_t*, Scratch, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     using Team = Kokkos::TeamPolicy<Exec>::member_type;
-    const int block = plan.block;
-    const std::size_t bytes = ValView::shmem_size(block) + ColView::shmem_size(block);
+    const std::int64_t capacity = plan.max_unit_nnz;
+    const std::size_t bytes = ValView::shmem_size(capacity) + ColView::shmem_size(capacity);
     Kokkos::parallel_for(
         "mimd::spmm::lssm_scratch",
         Kokkos::TeamPolicy<Exec>(plan.workers, 1).set_scratch_size(0, Kokkos::PerTeam(bytes)),
         KOKKOS_LAMBDA(const Team& team) {
           const std::int64_t w = team.league_rank();
           if (team.team_rank() == 0) next_set[w * kCounterStride] = 0;
-          ValView sval(team.team_scratch(0), block);
-          ColView scol(team.team_scratch(0), block);
+          ValView sval(team.team_scratch(0), capacity);
+          ColView scol(team.team_scratch(0), capacity);
           for (;;) {
             std::int64_t u = 0;
             Kokkos::single(

@@ -179,10 +179,10 @@ MIMD_SPMM_DECLARE_LSSM_TEAM(S, L) {
   const int vec = shape.vector;
   const auto kind =
       plan.combine == SplitCombine::Atomic ? Target<S, L>::Atomic : Target<S, L>::Buffer;
+  const std::int64_t capacity = plan.max_unit_nnz;
   const std::size_t slice_bytes =
-      ScratchArray<S>::shmem_size(plan.block) + ScratchArray<std::int32_t>::shmem_size(plan.block);
+      ScratchArray<S>::shmem_size(capacity) + ScratchArray<std::int32_t>::shmem_size(capacity);
   const bool staged = plan.scratch && std::int64_t(slice_bytes) <= shape.scratch_bytes;
-  const int block = plan.block;
   const std::int32_t* unit_row = plan.unit_row.data();
   const std::int64_t* unit_nz = plan.unit_nz.data();
   const std::int32_t* unit_slot = plan.unit_slot.data();
@@ -193,8 +193,8 @@ MIMD_SPMM_DECLARE_LSSM_TEAM(S, L) {
     const S* val = op.a.val + z0;
     const std::int32_t* col = op.a.col + z0;
     if (staged) {
-      ScratchArray<S> sval(team.team_scratch(0), block);
-      ScratchArray<std::int32_t> scol(team.team_scratch(0), block);
+      ScratchArray<S> sval(team.team_scratch(0), capacity);
+      ScratchArray<std::int32_t> scol(team.team_scratch(0), capacity);
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, z1 - z0), [&](std::int64_t z) {
         sval(z) = val[z];
         scol(z) = col[z];

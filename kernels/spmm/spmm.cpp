@@ -269,7 +269,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   std::optional<int> block = options.block_nnz;
   if (st.algorithm == SpmmAlgorithm::Auto) {
     const auto choice = spmm_detail::choose_algorithm(
-        spmm_detail::matrix_features(row_map, st.m, std::max(1, k_hint)), prof, threads);
+        spmm_detail::matrix_features(row_map, st.m, std::max(1, k_hint), threads), prof, threads);
     st.algorithm = choice.algorithm;
     if (!block) block = choice.block_nnz;
   }

@@ -74,10 +74,12 @@ void validate_profile(const TuningProfile& p, const std::string& where) {
                             std::to_string(k.min) + ", " + std::to_string(k.max) + "]");
   }
   for (const auto& r : p.auto_rule.rows)
-    if (r.k_max < 1 || !(r.cv_max >= 0) || !known_algorithm(r.algorithm))
+    if (r.k_max < 1 || !(r.cv_max >= 0) || !(r.imbalance_max >= 0) || !known_algorithm(r.algorithm))
       throw InvalidArgument(where + ": auto_rule row {k_max " + std::to_string(r.k_max) +
-                            ", cv_max " + std::to_string(r.cv_max) + ", algorithm '" + r.algorithm +
-                            "'} needs k_max >= 1, cv_max >= 0 and lssm/merge_path/row_parallel");
+                            ", cv_max " + std::to_string(r.cv_max) + ", imbalance_max " +
+                            std::to_string(r.imbalance_max) + ", algorithm '" + r.algorithm +
+                            "'} needs k_max >= 1, cv_max >= 0, imbalance_max >= 0 and "
+                            "lssm/merge_path/row_parallel");
 }
 
 TuningProfile default_profile(const Topology& topo, const std::string& backend) {
@@ -140,8 +142,10 @@ std::string TuningProfile::to_json() const {
   j["spmm_left_strategy"] = to_string(spmm_left_strategy);
   j["auto_rule"] = nlohmann::ordered_json::array();
   for (const auto& r : auto_rule.rows)
-    j["auto_rule"].push_back(
-        {{"k_max", r.k_max}, {"cv_max", r.cv_max}, {"algorithm", r.algorithm}});
+    j["auto_rule"].push_back({{"k_max", r.k_max},
+                              {"cv_max", r.cv_max},
+                              {"imbalance_max", r.imbalance_max},
+                              {"algorithm", r.algorithm}});
   j["probes"] = nlohmann::ordered_json::object();
   for (const auto& [key, value] : probes) j["probes"][key] = value;
   return j.dump(2);
@@ -196,15 +200,24 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
       if (v != "tile" && v != "pack") throw bad(key, "must be \"tile\" or \"pack\"");
       p.spmm_left_strategy = v == "tile" ? LeftStrategy::Tile : LeftStrategy::Pack;
     } else if (key == "auto_rule") {
-      if (!it->is_array()) throw bad(key, "must be an array of {k_max, cv_max, algorithm}");
+      if (!it->is_array())
+        throw bad(key, "must be an array of {k_max, cv_max, [imbalance_max,] algorithm}");
       p.auto_rule.rows.clear();
       for (const auto& r : *it) {
+        const bool has_imbalance = r.is_object() && r.contains("imbalance_max");
         if (!r.is_object() || !r.contains("k_max") || !r["k_max"].is_number_integer() ||
             !r.contains("cv_max") || !r["cv_max"].is_number() || !r.contains("algorithm") ||
-            !r["algorithm"].is_string())
-          throw bad(key, "rows must be {\"k_max\": int, \"cv_max\": number, \"algorithm\": name}");
-        p.auto_rule.rows.push_back(
-            {r["k_max"].get<int>(), r["cv_max"].get<double>(), r["algorithm"].get<std::string>()});
+            !r["algorithm"].is_string() || (has_imbalance && !r["imbalance_max"].is_number()) ||
+            r.size() != 3u + (has_imbalance ? 1u : 0u))
+          throw bad(key,
+                    "rows must be {\"k_max\": int, \"cv_max\": number, \"imbalance_max\": "
+                    "number (optional), \"algorithm\": name}");
+        AutoRule::Row row;
+        row.k_max = r["k_max"].get<int>();
+        row.cv_max = r["cv_max"].get<double>();
+        row.algorithm = r["algorithm"].get<std::string>();
+        if (has_imbalance) row.imbalance_max = r["imbalance_max"].get<double>();
+        p.auto_rule.rows.push_back(row);
       }
     } else if (key == "probes") {
       if (!it->is_object()) throw bad(key, "must be an object of numbers");

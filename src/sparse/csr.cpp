@@ -181,6 +181,18 @@ RowStats row_stats(const HostPattern& a) {
   return row_stats(a.row_map.data(), a.nrows);
 }
 
+double row_split_imbalance(const std::int64_t* row_map, std::int64_t nrows, int parts) {
+  if (nrows == 0) return 1.0;
+  const std::int64_t p = std::max<std::int64_t>(1, std::min<std::int64_t>(parts, nrows));
+  std::int64_t heaviest = 0;
+  for (std::int64_t w = 0; w < p; ++w) {
+    const std::int64_t r0 = w * nrows / p, r1 = (w + 1) * nrows / p;
+    heaviest = std::max(heaviest, row_map[r1] - row_map[r0] + (r1 - r0));
+  }
+  const double mean = static_cast<double>(row_map[nrows] + nrows) / static_cast<double>(p);
+  return static_cast<double>(heaviest) / mean;
+}
+
 #define MIMD_INSTANTIATE_CSR(S)                                              \
   template HostCsr<S> with_unit_values<S>(const HostPattern&);               \
   template HostCsr<S> csr_from_coo<S>(const CooMatrix<S>&, DuplicatePolicy); \
