@@ -36,6 +36,7 @@ using mimd::tune::kTraining;
 using mimd::tune::Operands;
 using mimd::tune::seconds_since;
 using mimd::tune::time_interleaved;
+using mimd::tune::time_repeated;
 
 /// Generated training inputs: a skewed and a regular matrix.
 const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24"};
@@ -43,7 +44,8 @@ const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
 constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
-constexpr int kRounds = 5;  ///< interleaved rounds per measurement; the fastest sample counts
+constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
+constexpr int kRepeats = 3;  ///< sets of rounds for Auto's rule (the median counts)
 
 /// Sum over the inputs and `ks` of log(time under `cand` / time under `inc`), LSSM, the
 /// two timed side by side (tune_common.hpp); negative when `cand` is faster. Returns +inf
@@ -202,7 +204,7 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
       auto ops = std::make_shared<Operands>(in, k);
       const Config<Kokkos::LayoutRight> c0(ctx, in, ops, algs[0]), c1(ctx, in, ops, algs[1]),
           c2(ctx, in, ops, algs[2]);
-      const auto sec = time_interleaved({&c0, &c1, &c2}, kRounds);
+      const auto sec = time_repeated({&c0, &c1, &c2}, kRounds, kRepeats);
       const double best = *std::min_element(sec.begin(), sec.end());
       loss.push_back({std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)});
       feature.push_back(in.imbalance);
@@ -362,13 +364,26 @@ int main(int argc, char** argv) {
       }
       if (!moved) break;
     }
-    // LayoutLeft: the strategy, at k > 1 (k = 1 runs the row-major kernel).
-    for (auto s : {mimd::LeftStrategy::Tile, mimd::LeftStrategy::Pack}) {
-      mimd::TuningProfile cand = live;
-      cand.spmm_left_strategy = s;
-      if (s != live.spmm_left_strategy &&
-          log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, cand, kLeftKs, search_end) < 0)
-        live = cand;
+    // LayoutLeft: B read in place (Tile) or packed (Pack) at each k > 1 (k = 1 runs the
+    // row-major kernel); packing from the smallest k from which it wins at every larger k.
+    if (Clock::now() < search_end) {
+      const mimd::TuningProfile base = live;
+      mimd::TuningProfile tile = base, pack = base;
+      tile.spmm_left_strategy = mimd::LeftStrategy::Tile;
+      pack.spmm_left_strategy = mimd::LeftStrategy::Pack;
+      pack.spmm_left_pack_min_k = 2;
+      int min_k = std::numeric_limits<int>::max();
+      for (std::size_t i = std::size(kLeftKs); i-- > 0;) {
+        const int k[] = {kLeftKs[i]};
+        if (!(log_ratio<Kokkos::LayoutLeft>(ctx, inputs, tile, pack, k, search_end) < 0)) break;
+        min_k = kLeftKs[i];
+      }
+      live = base;
+      live.spmm_left_strategy = min_k == std::numeric_limits<int>::max() ? mimd::LeftStrategy::Tile
+                                                                         : mimd::LeftStrategy::Pack;
+      // Halfway (in log scale) down to the next k measured below: 16 for a win from 32.
+      if (min_k != std::numeric_limits<int>::max())
+        live.spmm_left_pack_min_k = min_k == kLeftKs[0] ? 2 : std::max(2, min_k / 2);
     }
     fit_auto_rule(live, ctx, inputs, at(0.95));
     const auto probes = p.probes;

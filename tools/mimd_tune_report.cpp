@@ -3,7 +3,8 @@
 // derived defaults, auto against every fixed algorithm and the oracle (the fastest
 // fixed one), and LayoutLeft against LayoutRight (LSSM). One run, the context's threads;
 // the configurations of one matrix and k are timed in interleaved rounds (tune_common.hpp),
-// so every figure is a ratio of two measurements taken side by side.
+// so every figure is a ratio of two measurements taken side by side; each is the median of
+// --repeats such sets.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -34,13 +35,16 @@ double geomean(const std::vector<double>& v) {
 int main(int argc, char** argv) {
   CLI::App app{"mimd-tune-report: a tuning profile against the derived defaults, evaluation set"};
   std::string profile, json_path;
-  int rounds = 20;
+  int rounds = 10, repeats = 3;
   std::vector<int> ks{1, 8, 32, 128};
   app.add_option("--profile", profile, "the profile to judge (JSON from mimd-tune)")->required();
   app.add_option("--json", json_path, "write every figure as JSON");
   app.add_option("--rounds", rounds,
                  "interleaved rounds of samples per measurement (the fastest counts)")
       ->check(CLI::Range(1, 1000));
+  app.add_option("--repeats", repeats,
+                 "independent sets of rounds per measurement (the median counts)")
+      ->check(CLI::Range(1, 100));
   app.add_option("--k", ks, "k values")->delimiter(',')->check(CLI::PositiveNumber);
   CLI11_PARSE(app, argc, argv);
   try {
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     out["profile"] = nlohmann::ordered_json::parse(tuned.to_json());
     out["threads"] = ctx.num_threads();
     out["rounds"] = rounds;
+    out["repeats"] = repeats;
     out["rows"] = nlohmann::ordered_json::array();
     std::vector<double> gain_all, left_all;
     std::map<int, double> auto_worst;
@@ -80,8 +85,8 @@ int main(int argc, char** argv) {
             c_row(ctx, in, dense, SpmmAlgorithm::RowParallel),
             c_auto(ctx, in, dense, SpmmAlgorithm::Auto);
         const Config<Kokkos::LayoutLeft> c_left(ctx, in, dense, SpmmAlgorithm::Lssm);
-        const auto t =
-            time_interleaved({&c_default, &c_lssm, &c_merge, &c_row, &c_auto, &c_left}, rounds);
+        const auto t = time_repeated({&c_default, &c_lssm, &c_merge, &c_row, &c_auto, &c_left},
+                                     rounds, repeats);
         const double t_default = t[0], t_lssm = t[1], t_merge = t[2], t_row = t[3], t_auto = t[4],
                      t_left = t[5];
         const char* auto_name = mimd::to_string(c_auto.plan().algorithm());

@@ -128,4 +128,22 @@ inline std::vector<double> time_interleaved(const std::vector<const Timed*>& con
   return best;
 }
 
+/// time_interleaved `repeats` times over: the median of each configuration's fastest
+/// sample. A burst of other load that outlasts one set of rounds then moves the figure
+/// only when it hits most of the sets.
+inline std::vector<double> time_repeated(const std::vector<const Timed*>& configs, int rounds,
+                                         int repeats) {
+  std::vector<std::vector<double>> runs(configs.size());
+  for (int r = 0; r < repeats; ++r) {
+    const auto t = time_interleaved(configs, rounds);
+    for (std::size_t i = 0; i < t.size(); ++i) runs[i].push_back(t[i]);
+  }
+  std::vector<double> median;
+  for (auto& v : runs) {
+    std::sort(v.begin(), v.end());
+    median.push_back(v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
+  }
+  return median;
+}
+
 }  // namespace mimd::tune

@@ -23,8 +23,9 @@ const char* to_string(SplitCombine c) noexcept;
 /// How SpMM runs on column-major (LayoutLeft) B and C.
 enum class LeftStrategy {
   Tile,  ///< the micro-kernel reads B in place, at most spmm_left_k_tile columns at a time
-  Pack,  ///< B (and C when beta != 0) copied into row-major panels per call, the
-         ///< row-major kernel run on them, C copied back
+  Pack,  ///< for k >= spmm_left_pack_min_k (Tile below): B copied into a row-major panel
+         ///< per call, the row-major micro-kernel run on it, C written in place 8 rows
+         ///< at a time through register transposes
 };
 
 const char* to_string(LeftStrategy s) noexcept;
@@ -69,6 +70,10 @@ struct TuningProfile {
   int spmm_k_tile = 32;  ///< columns of B/C processed together for large k (row-major)
   LeftStrategy spmm_left_strategy = LeftStrategy::Pack;
   int spmm_left_k_tile = 8;  ///< LeftStrategy::Tile: widest tile on column-major B
+  /// LeftStrategy::Pack: the smallest k that is packed (smaller k read B in place): the
+  /// copy of B costs n * k moves whatever the matrix, the in-place reads k scalar loads per
+  /// nonzero, so small k favours reading in place.
+  int spmm_left_pack_min_k = 16;
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;

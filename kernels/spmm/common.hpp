@@ -20,6 +20,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "core/simd.hpp"
 
@@ -36,7 +37,23 @@ struct CsrArg {
   const S* val = nullptr;
 };
 
-/// Dense operand: element (i, t) at p[i * ld + t] (LayoutRight) or p[i + t * ld] (LayoutLeft).
+/// The kernels' third layout: C column-major as the caller gave it, B a row-major copy of
+/// the caller's column-major B (LeftStrategy::Pack). As a layout of C it reads as
+/// LayoutLeft; Operands' B is row-major under it (BLayout).
+struct LeftPackedB {};
+
+/// The layout of B in Operands<S, Layout>: Layout, but LayoutRight under LeftPackedB.
+template <class Layout>
+struct BLayout {
+  using type = Layout;
+};
+template <>
+struct BLayout<LeftPackedB> {
+  using type = Kokkos::LayoutRight;
+};
+
+/// Dense operand: element (i, t) at p[i * ld + t] (LayoutRight) or p[i + t * ld] (LayoutLeft,
+/// LeftPackedB).
 template <class S, class Layout>
 struct DenseArg {
   S* p = nullptr;
@@ -63,7 +80,7 @@ struct DenseArg {
 template <class S, class Layout>
 struct Operands {
   CsrArg<S> a;
-  DenseArg<const S, Layout> b;
+  DenseArg<const S, typename BLayout<Layout>::type> b;
   DenseArg<S, Layout> c;
   std::int64_t k = 0;
   S alpha = 0;
@@ -209,6 +226,29 @@ KOKKOS_FORCEINLINE_FUNCTION void tile(const S* val, const std::int32_t* col, std
   sink.template operator()<W>(t0, acc);
 }
 
+// The lambdas of the tile loops are inlined whatever the optimiser thinks: they run inside
+// the target("avx512f") variants below, and gcc 12's vectoriser fails (internal compiler
+// error) on one compiled out of line for the default target.
+#if defined(__GNUC__) && !defined(__NVCC__) && !defined(__CUDACC__)
+#define MIMD_INLINE_LAMBDA __attribute__((always_inline))
+#else
+#define MIMD_INLINE_LAMBDA
+#endif
+
+/// Calls f(std::integral_constant<int, W>()) for the widest power-of-two tile width
+/// W <= min(left, 64) (left >= 1) and returns W: the one place a run-time count of
+/// columns becomes a compile-time tile.
+template <class F>
+KOKKOS_FORCEINLINE_FUNCTION int with_tile_width(std::int64_t left, const F& f) {
+  if (left >= 64) return f(std::integral_constant<int, 64>()), 64;
+  if (left >= 32) return f(std::integral_constant<int, 32>()), 32;
+  if (left >= 16) return f(std::integral_constant<int, 16>()), 16;
+  if (left >= 8) return f(std::integral_constant<int, 8>()), 8;
+  if (left >= 4) return f(std::integral_constant<int, 4>()), 4;
+  if (left >= 2) return f(std::integral_constant<int, 2>()), 2;
+  return f(std::integral_constant<int, 1>()), 1;
+}
+
 /// One row segment (len nonzeros at val/col) times all k columns of B, handed to
 /// `sink` tile by tile, at SIMD width Bytes. Tile widths: min(k_tile, what is left),
 /// rounded down to a power of two.
@@ -217,32 +257,10 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment_at(const S* val, const std::int32_t
                                                 std::int64_t len,
                                                 const DenseArg<const S, Layout>& b, std::int64_t k,
                                                 int k_tile, const Sink& sink) {
-  std::int64_t t0 = 0;
-  while (t0 < k) {
-    const std::int64_t left = k - t0 < k_tile ? k - t0 : k_tile;
-    if (left >= 64) {
-      tile<64, Bytes>(val, col, len, b, t0, sink);
-      t0 += 64;
-    } else if (left >= 32) {
-      tile<32, Bytes>(val, col, len, b, t0, sink);
-      t0 += 32;
-    } else if (left >= 16) {
-      tile<16, Bytes>(val, col, len, b, t0, sink);
-      t0 += 16;
-    } else if (left >= 8) {
-      tile<8, Bytes>(val, col, len, b, t0, sink);
-      t0 += 8;
-    } else if (left >= 4) {
-      tile<4, Bytes>(val, col, len, b, t0, sink);
-      t0 += 4;
-    } else if (left >= 2) {
-      tile<2, Bytes>(val, col, len, b, t0, sink);
-      t0 += 2;
-    } else {
-      tile<1, Bytes>(val, col, len, b, t0, sink);
-      t0 += 1;
-    }
-  }
+  for (std::int64_t t0 = 0; t0 < k;)
+    t0 += with_tile_width(k - t0 < k_tile ? k - t0 : k_tile, [&](auto w) MIMD_INLINE_LAMBDA {
+      tile<decltype(w)::value, Bytes>(val, col, len, b, t0, sink);
+    });
 }
 
 }  // namespace mimd::spmm_detail
@@ -261,49 +279,135 @@ KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::i
   }
 }
 
+#ifdef MIMD_SIMD_SHUFFLE
+/// The 8 x 8 block at `from` (row r at from + r * from_ld) transposed into `to` (row r
+/// at to + r * to_ld), in registers: three rounds of two-vector shuffles (pairs of
+/// elements, of 2-blocks, of 4-blocks), 8 loads and 8 stores instead of 64 of each.
+template <class S>
+__attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int64_t from_ld, S* to,
+                                                         std::int64_t to_ld) {
+  // Loads and stores as vector expressions through an unaligned, aliasing vector type:
+  // as memcpy calls in a loop, gcc 12 vectorises the copies into 256-bit halves and then
+  // reloads them whole, which store forwarding cannot serve (measured 40% of the time).
+  typedef S V __attribute__((vector_size(8 * sizeof(S))));
+  typedef S U __attribute__((vector_size(8 * sizeof(S)), aligned(alignof(S)), may_alias));
+  V r[8], t[8];
+  for (int i = 0; i < 8; ++i) r[i] = *reinterpret_cast<const U*>(from + i * from_ld);
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+    t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+  }
+  for (int i = 0; i < 8; i += 4)
+    for (int j = 0; j < 2; ++j) {
+      r[i + j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+      r[i + j + 2] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+    }
+  for (int j = 0; j < 4; ++j) {
+    t[j] = __builtin_shufflevector(r[j], r[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    t[j + 4] = __builtin_shufflevector(r[j], r[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+  }
+  for (int i = 0; i < 8; ++i) *reinterpret_cast<U*>(to + i * to_ld) = t[i];
+}
+#endif
+
+/// Column-major C from the results of `rows` (<= 8) consecutive rows g0.. for columns
+/// t0 .. t0 + W (stage[i][t]: row g0 + i, column t0 + t). A full group of 8 rows is
+/// transposed in registers 8 columns at a time, so that each column of C gets one
+/// contiguous store of 8 rows (one cache line) rather than 8 strided ones.
+template <int W, class S>
+KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>& c, S alpha, S beta,
+                                                 std::int64_t g0, int rows, std::int64_t t0,
+                                                 const S (&stage)[8][W]) {
+#ifdef MIMD_SIMD_SHUFFLE
+  if constexpr (W >= 8) {
+    if (rows == 8) {
+      // Explicit vectors: written as loops over the 8 rows, gcc if-converts the two
+      // branches and reads C even when beta is 0.
+      typedef S V __attribute__((vector_size(8 * sizeof(S))));
+      for (int cb = 0; cb < W; cb += 8) {
+        S tr[8][8];
+        transpose_8x8(&stage[0][cb], W, &tr[0][0], 8);
+        for (int j = 0; j < 8; ++j) {
+          S* const p = c.at(g0, t0 + cb + j);
+          V v;
+          __builtin_memcpy(&v, tr[j], sizeof(V));
+          v *= alpha;
+          if (beta != S(0)) {
+            V old;
+            __builtin_memcpy(&old, p, sizeof(V));
+            v += beta * old;
+          }
+          __builtin_memcpy(p, &v, sizeof(V));
+        }
+      }
+      return;
+    }
+  }
+#endif
+  for (int t = 0; t < W; ++t) {
+    S* KOKKOS_RESTRICT p = c.at(g0, t0 + t);
+    if (beta == S(0)) {
+      for (int i = 0; i < rows; ++i) p[i] = alpha * stage[i][t];
+    } else {
+      for (int i = 0; i < rows; ++i) p[i] = alpha * stage[i][t] + beta * p[i];
+    }
+  }
+}
+
+/// whole_rows_at for column-major C and row-major (packed) B: groups of 8 rows, each
+/// computing its rows' tiles into a stage and storing them through store_rows_left; a
+/// group keeps its rows of B in L1 from one tile to the next.
+template <int Bytes, class S>
+KOKKOS_FORCEINLINE_FUNCTION void whole_rows_left_at(const Operands<S, LeftPackedB>& op,
+                                                    std::int64_t r0, std::int64_t r1, const S* val,
+                                                    const std::int32_t* col, std::int64_t base) {
+  // The operands in locals: the stores into C (vector stores that may alias anything)
+  // would otherwise make the compiler reload every field of `op` after each of them.
+  const std::int64_t* const row_map = op.a.row_map;
+  const DenseArg<const S, Kokkos::LayoutRight> b = op.b;
+  const DenseArg<S, LeftPackedB> c = op.c;
+  const S alpha = op.alpha, beta = op.beta;
+  const std::int64_t k = op.k, k_tile = op.k_tile;
+  for (std::int64_t g0 = r0; g0 < r1; g0 += 8) {
+    const int rows = static_cast<int>(r1 - g0 < 8 ? r1 - g0 : 8);
+    for (std::int64_t t0 = 0; t0 < k;)
+      t0 += with_tile_width(k - t0 < k_tile ? k - t0 : k_tile, [&](auto w) MIMD_INLINE_LAMBDA {
+        constexpr int W = decltype(w)::value;
+        S stage[8][W];
+        for (int i = 0; i < rows; ++i) {
+          const std::int64_t z = row_map[g0 + i] - base;
+          accumulate<W, Bytes>(val + z, col + z, row_map[g0 + i + 1] - row_map[g0 + i], b, t0,
+                               stage[i]);
+        }
+        store_rows_left<W>(c, alpha, beta, g0, rows, t0, stage);
+      });
+  }
+}
+
 /// Whole rows r0..r1 (nonzero z at val[z - base]) into C. When k fits one tile
 /// width, the width is chosen once for all the rows, so runs of very short rows (1-2
 /// nonzeros, where the per-row dispatch would dominate) stay in one tight loop. For
 /// wider k every row does all its tiles in turn, so the rows of B it gathers are still
 /// in L1/L2 for the next tile (tiles outside the row loop re-fetch them from L3: 2-5x
-/// slower at k = 128).
+/// slower at k = 128). Column-major C with packed B: whole_rows_left_at.
 template <int Bytes, class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void whole_rows_at(const Operands<S, Layout>& op, std::int64_t r0,
                                                std::int64_t r1, const S* val,
                                                const std::int32_t* col, std::int64_t base) {
-  if (op.k > op.k_tile) {
+  if constexpr (std::is_same<Layout, LeftPackedB>::value) {
+    whole_rows_left_at<Bytes>(op, r0, r1, val, col, base);
+  } else if (op.k > op.k_tile) {
     for (std::int64_t r = r0; r < r1; ++r) {
       const std::int64_t b = op.a.row_map[r] - base;
       row_segment_at<Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k,
                             op.k_tile, StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
     }
-    return;
-  }
-  std::int64_t t0 = 0;
-  while (t0 < op.k) {
-    const std::int64_t left = op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile;
-    if (left >= 64) {
-      rows_tile<64, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 64;
-    } else if (left >= 32) {
-      rows_tile<32, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 32;
-    } else if (left >= 16) {
-      rows_tile<16, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 16;
-    } else if (left >= 8) {
-      rows_tile<8, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 8;
-    } else if (left >= 4) {
-      rows_tile<4, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 4;
-    } else if (left >= 2) {
-      rows_tile<2, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 2;
-    } else {
-      rows_tile<1, Bytes>(op, r0, r1, val, col, base, t0);
-      t0 += 1;
-    }
+  } else {
+    for (std::int64_t t0 = 0; t0 < op.k;)
+      t0 += with_tile_width(op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile,
+                            [&](auto w) MIMD_INLINE_LAMBDA {
+                              rows_tile<decltype(w)::value, Bytes>(op, r0, r1, val, col, base, t0);
+                            });
   }
 }
 

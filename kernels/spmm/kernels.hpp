@@ -29,17 +29,24 @@
   M(float, X)                      \
   M(double, X)
 
-/// Calls M(S, Layout); for every dense layout.
+/// Calls M(S, Layout); for every dense layout of the interface.
 #define MIMD_FOR_EACH_LAYOUT(S, M) \
   M(S, Kokkos::LayoutLeft);        \
   M(S, Kokkos::LayoutRight);
 
+/// Calls M(S, Layout); for every layout the kernels run on: the interface's, and
+/// LeftPackedB (column-major C with B packed row-major, common.hpp).
+#define MIMD_FOR_EACH_KERNEL_LAYOUT(S, M) \
+  MIMD_FOR_EACH_LAYOUT(S, M)              \
+  M(S, LeftPackedB);
+
 /// Calls M(Scalar, Layout); for every supported pair (the product of the two lists).
 #define MIMD_FOR_EACH_SCALAR_LAYOUT(M) MIMD_FOR_EACH_SCALAR(MIMD_FOR_EACH_LAYOUT, M)
 
-/// Explicit instantiation, for every supported pair, of the kernel whose signature
-/// DECLARE(Scalar, Layout) spells.
-#define MIMD_SPMM_INSTANTIATE(DECLARE) MIMD_FOR_EACH_SCALAR_LAYOUT(template DECLARE)
+/// Explicit instantiation, for every value type and kernel layout, of the kernel whose
+/// signature DECLARE(Scalar, Layout) spells.
+#define MIMD_SPMM_INSTANTIATE(DECLARE) \
+  MIMD_FOR_EACH_SCALAR(MIMD_FOR_EACH_KERNEL_LAYOUT, template DECLARE)
 
 namespace mimd::spmm_detail {
 

@@ -63,6 +63,7 @@ struct SpmmPlan<Scalar, Layout>::State {
   int simd = 8;  ///< micro-kernel width in bytes (effective_simd_width of the profile's)
   LeftStrategy left = LeftStrategy::Pack;
   int left_k_tile = 8;
+  std::int64_t left_pack_min_k = 16;
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -73,8 +74,8 @@ struct SpmmPlan<Scalar, Layout>::State {
   spmm_detail::MergePathPlan merge;
   /// Carry / partial-sum buffer, grown on demand and kept across calls.
   mutable Kokkos::View<Scalar*, DefaultMemorySpace> work;
-  /// LeftStrategy::Pack: B and C in row-major panels, grown on demand and kept.
-  mutable Kokkos::View<Scalar*, DefaultMemorySpace> packed_b, packed_c;
+  /// LeftStrategy::Pack: B in a row-major panel, grown on demand and kept.
+  mutable Kokkos::View<Scalar*, DefaultMemorySpace> packed_b;
 };
 
 namespace {
@@ -142,94 +143,54 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
   return v.data();
 }
 
-#ifdef MIMD_SIMD_SHUFFLE
-/// The 8 x 8 block at `from` (row r at from + r * from_ld) transposed into `to` (row r
-/// at to + r * to_ld), in registers: three rounds of two-vector shuffles (pairs of
-/// elements, of 2-blocks, of 4-blocks), 8 loads and 8 stores instead of 64 of each.
-template <class S>
-__attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int64_t from_ld, S* to,
-                                                         std::int64_t to_ld) {
-  typedef S V __attribute__((vector_size(8 * sizeof(S))));
-  V r[8], t[8];
-  for (int i = 0; i < 8; ++i) __builtin_memcpy(&r[i], from + i * from_ld, sizeof(V));
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
-    t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
-  }
-  for (int i = 0; i < 8; i += 4)
-    for (int j = 0; j < 2; ++j) {
-      r[i + j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-      r[i + j + 2] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
-    }
-  for (int j = 0; j < 4; ++j) {
-    t[j] = __builtin_shufflevector(r[j], r[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-    t[j + 4] = __builtin_shufflevector(r[j], r[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
-  }
-  for (int i = 0; i < 8; ++i) __builtin_memcpy(to + i * to_ld, &t[i], sizeof(V));
-}
-#endif
-
-/// Row-major copy of rows [0, rows) of a column-major operand (to_rows) or back. Work
+/// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor`. Work
 /// items are blocks of 8 rows (one cache line per column), walked 8 columns at a time:
 /// with a leading dimension that is a multiple of 4 KiB every column maps to the same L1
 /// set, so a row at a time over all k columns would evict its own lines (10-20x slower).
 /// Whole 8 x 8 blocks are transposed in registers where the compiler has shuffles.
 template <class Scalar>
-void transpose_panel(Scalar* rowmajor,
-                     const spmm_detail::DenseArg<Scalar, Kokkos::LayoutLeft>& colmajor,
-                     std::int64_t rows, std::int64_t k, bool to_rows, const char* label) {
+void pack_rows(Scalar* rowmajor,
+               const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft>& colmajor,
+               std::int64_t n, std::int64_t k) {
   constexpr std::int64_t kBlock = 8;
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, (rows + kBlock - 1) / kBlock),
+      "mimd::spmm::pack_b",
+      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, (n + kBlock - 1) / kBlock),
       KOKKOS_LAMBDA(std::int64_t blk) {
-        const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < rows ? i0 + kBlock : rows;
+        const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < n ? i0 + kBlock : n;
         for (std::int64_t t0 = 0; t0 < k; t0 += kBlock) {
           const std::int64_t t1 = t0 + kBlock < k ? t0 + kBlock : k;
 #ifdef MIMD_SIMD_SHUFFLE
           if (i1 - i0 == kBlock && t1 - t0 == kBlock) {
-            Scalar* const r = rowmajor + i0 * k + t0;
-            if (to_rows)
-              transpose_8x8(colmajor.at(i0, t0), colmajor.ld, r, k);
-            else
-              transpose_8x8(r, k, colmajor.at(i0, t0), colmajor.ld);
+            spmm_detail::transpose_8x8(colmajor.at(i0, t0), colmajor.ld, rowmajor + i0 * k + t0, k);
             continue;
           }
 #endif
           for (std::int64_t i = i0; i < i1; ++i)
-            for (std::int64_t t = t0; t < t1; ++t) {
-              if (to_rows)
-                rowmajor[i * k + t] = colmajor(i, t);
-              else
-                colmajor(i, t) = rowmajor[i * k + t];
-            }
+            for (std::int64_t t = t0; t < t1; ++t) rowmajor[i * k + t] = colmajor(i, t);
         }
       });
 }
 
-/// LeftStrategy::Pack: column-major B (and C when beta != 0) copied into row-major
-/// panels, the row-major kernel run on them, C copied back. The copies cost
-/// (n + 2m) * k element moves against nnz * k multiply-adds, and buy the row-major
-/// kernel's contiguous gathers of B's rows at any tile width.
+/// LeftStrategy::Pack: column-major B copied into a row-major panel (n * k element
+/// moves against nnz * k multiply-adds), which buys the row-major micro-kernel's
+/// contiguous gathers of B's rows at any tile width; C is written in place, column-major,
+/// 8 rows at a time through register transposes (LeftPackedB, common.hpp).
 template <class State, class Scalar>
 void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op) {
-  const std::int64_t k = op.k, n = op.a.n, m = op.a.m;
-  Scalar* const pb = at_least(st.packed_b, n * k, "mimd::spmm::packed_b");
-  Scalar* const pc = at_least(st.packed_c, m * k, "mimd::spmm::packed_c");
-  // B is only read (to_rows): the copy direction is a run-time flag of one kernel.
-  const spmm_detail::DenseArg<Scalar, Kokkos::LayoutLeft> b{const_cast<Scalar*>(op.b.p), op.b.ld};
-  transpose_panel(pb, b, n, k, true, "mimd::spmm::pack_b");
-  if (op.beta != Scalar(0)) transpose_panel(pc, op.c, m, k, true, "mimd::spmm::pack_c");
-  spmm_detail::Operands<Scalar, Kokkos::LayoutRight> r;
+  const std::int64_t k = op.k;
+  Scalar* const pb = at_least(st.packed_b, op.a.n * k, "mimd::spmm::packed_b");
+  pack_rows(pb, op.b, op.a.n, k);
+  spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
   r.a = op.a;
   r.b = {pb, k};
-  r.c = {pc, k};
+  r.c = {op.c.p, op.c.ld};
   r.k = k;
   r.alpha = op.alpha;
   r.beta = op.beta;
   r.k_tile = st.k_tile;
   r.simd = op.simd;
   run(st, r);
-  transpose_panel(pc, op.c, m, k, false, "mimd::spmm::unpack_c");
 }
 
 }  // namespace
@@ -260,6 +221,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.simd = effective_simd_width(prof.simd_bytes);
   st.left = prof.spmm_left_strategy;
   st.left_k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_left_k_tile));
+  st.left_pack_min_k = prof.spmm_left_pack_min_k;
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
@@ -351,7 +313,9 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
       run(st, r);
       return;
     }
-    if (st.left == LeftStrategy::Pack && !trivial) {
+    // The reference reads the caller's B as it is, packed or not.
+    if (st.left == LeftStrategy::Pack && k >= st.left_pack_min_k && !trivial &&
+        st.algorithm != SpmmAlgorithm::Reference) {
       run_packed(st, op);
       return;
     }

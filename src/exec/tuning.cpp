@@ -35,6 +35,7 @@ const std::vector<IntKnob>& int_knobs() {
       // 64: the widest tile the micro-kernel is specialised for (common.hpp).
       {"spmm_k_tile", &TuningProfile::spmm_k_tile, 1, 64},
       {"spmm_left_k_tile", &TuningProfile::spmm_left_k_tile, 1, 64},
+      {"spmm_left_pack_min_k", &TuningProfile::spmm_left_pack_min_k, 2, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
       {"bfs_hub_degree", &TuningProfile::bfs_hub_degree, 1, big},
@@ -117,10 +118,13 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // power-law matrix with blocks of 256 (where their long rows split).
     p.spmm_combine = SplitCombine::TwoPass;
     p.spmm_units_per_thread = 4;  // measured: 2, 4 and 8 within noise; 4 keeps some slack
-    // Column-major operands: packing B and C per call measured 1.0-1.5x slower than the
-    // capped tiles on crack (n = 10240, a leading dimension of 20 x 4 KiB) at k = 8-128
-    // on the 2-core Zen 4; mimd-tune measures both on the device.
-    p.spmm_left_strategy = LeftStrategy::Tile;
+    // Column-major operands, on a 2-core Xeon (AVX-512), the 24 evaluation matrices:
+    // packing B (C written in place through register transposes) against B read in place
+    // in tiles of 8 columns, geomean of LayoutLeft / LayoutRight: 0.33 vs 0.28 over k = 8,
+    // 32, 128; in place ahead at k = 8 on all but the densest rows (bcsstk13/33, ex6), packing
+    // ahead at k >= 32 on all but the smallest matrices. mimd-tune fits the threshold.
+    p.spmm_left_strategy = LeftStrategy::Pack;
+    p.spmm_left_pack_min_k = 16;
     // Widest tile of k: 4 vector registers of accumulators per chain (two chains), so
     // 8 of the 16/32 registers; 32 and 64 measured within noise at k = 128 (AVX-512).
     p.spmm_k_tile = std::min(64, std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double))));
