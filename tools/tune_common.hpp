@@ -108,6 +108,25 @@ class Config final : public Timed {
   SpmmPlan<double, Layout> plan_;
 };
 
+/// One parallel copy of B (n * k scalars) into a buffer of its size: the least a LayoutLeft
+/// strategy that moves B into another layout adds to the call.
+class CopyB final : public Timed {
+ public:
+  explicit CopyB(std::shared_ptr<Operands> ops)
+      : ops_(std::move(ops)),
+        to_(Kokkos::ViewAllocateWithoutInitializing("B copy"), ops_->b.extent(0)) {}
+  double sample(int calls) const override {
+    const auto t = Clock::now();
+    for (int i = 0; i < calls; ++i) Kokkos::deep_copy(to_, ops_->b);
+    Kokkos::fence();
+    return seconds_since(t) / calls;
+  }
+
+ private:
+  std::shared_ptr<Operands> ops_;
+  Kokkos::View<double*, DefaultMemorySpace> to_;
+};
+
 /// Fastest seconds per call of each configuration over `rounds` interleaved rounds, after
 /// an untimed one (the batch size is set from the slowest of them). Round r starts with
 /// configuration r (mod their number): whatever one leaves behind (a slow spell after a
