@@ -45,7 +45,7 @@ const int kLeftKs[] = {8, 32, 128};
 constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
-constexpr int kRepeats = 3;  ///< sets of rounds for Auto's rule (the median counts)
+constexpr int kRepeats = 5;  ///< sets of rounds for Auto's rule (the median counts)
 
 /// Sum over the inputs and `ks` of log(time under `cand` / time under `inc`), LSSM, the
 /// two timed side by side (tune_common.hpp); negative when `cand` is faster. Returns +inf
@@ -181,24 +181,25 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// Auto's rule: for each k class, the one algorithm, or a split on row_parallel's
-/// row-split imbalance into two, whichever has the least squared log-time loss against the
-/// per-input best: squared, so that one input left at 0.8x of its best weighs more than
-/// many within noise. A split must gain more than kMinGain^2 per input over the single
-/// algorithm; its threshold lies halfway between the two training inputs it separates.
+/// Auto's rule: one algorithm, or a split on row_parallel's row-split imbalance into
+/// two, whichever has the least squared log-time loss against the per-input best over
+/// every training input and k: squared, so that one input left at 0.8x of its best weighs
+/// more than many within noise. A split must gain more than kMinGain^2 per measurement
+/// over the single algorithm; its threshold lies halfway between the two training inputs
+/// it separates. One rule for every k: what row_parallel loses is its heaviest range's
+/// share of the work, whatever k, and fitted per k class from the same dozen matrices the
+/// threshold moved from run to run with the noise of the few inputs near it.
 /// The split is on the imbalance, not on the coefficient of variation of the row lengths:
-/// what row_parallel loses is how unevenly its static ranges are loaded, which a high
-/// variation need not cause (long rows spread over the matrix) nor a low one prevent (a
-/// denser half), and the training matrices are too few to learn that from the variation.
+/// a high variation need not load the static ranges unevenly (long rows spread over the
+/// matrix) nor a low one keep them even (a denser half).
 void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
                    const std::vector<Input>& inputs, Clock::time_point deadline) {
   const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
                                 SpmmAlgorithm::RowParallel};
   constexpr int kAlgs = 3;
-  std::vector<mimd::AutoRule::Row> rows;
-  for (int k : kKs) {
-    std::vector<std::array<double, kAlgs>> loss;  // log(time / best time), per input
-    std::vector<double> feature;                  // row-split imbalance
+  std::vector<std::array<double, kAlgs>> loss;  // log(time / best time), per input and k
+  std::vector<double> feature;                  // the input's row-split imbalance
+  for (int k : kKs)
     for (const auto& in : inputs) {
       if (Clock::now() > deadline) break;
       auto ops = std::make_shared<Operands>(in, k);
@@ -209,53 +210,49 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
       loss.push_back({std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)});
       feature.push_back(in.imbalance);
     }
-    if (loss.empty()) break;
-    const double inf = std::numeric_limits<double>::infinity();
-    // Squared loss of algorithm a on the inputs whose imbalance lies in (lo, hi].
-    auto cost = [&](int a, double lo, double hi) {
-      double sum = 0;
-      for (std::size_t i = 0; i < loss.size(); ++i)
-        if (feature[i] > lo && feature[i] <= hi) sum += loss[i][a] * loss[i][a];
-      return sum;
-    };
-    int single = 0;
-    for (int a = 1; a < kAlgs; ++a)
-      if (cost(a, -inf, inf) < cost(single, -inf, inf)) single = a;
-    double best = cost(single, -inf, inf) - kMinGain * kMinGain * static_cast<double>(loss.size());
-    int below = single, above = single;
-    double cut = inf;
-    std::vector<double> v = feature;
-    std::sort(v.begin(), v.end());
-    for (std::size_t i = 0; i + 1 < v.size(); ++i) {
-      if (v[i] == v[i + 1]) continue;
-      const double t = (v[i] + v[i + 1]) / 2;
-      for (int a = 0; a < kAlgs; ++a)
-        for (int b = 0; b < kAlgs; ++b) {
-          const double c = cost(a, -inf, t) + cost(b, t, inf);
-          if (a != b && c < best) {
-            best = c;
-            cut = t;
-            below = a;
-            above = b;
-          }
+  p.auto_rule.rows.clear();
+  if (loss.empty()) return;
+  const double inf = std::numeric_limits<double>::infinity();
+  // Squared loss of algorithm a on the measurements whose imbalance lies in (lo, hi].
+  auto cost = [&](int a, double lo, double hi) {
+    double sum = 0;
+    for (std::size_t i = 0; i < loss.size(); ++i)
+      if (feature[i] > lo && feature[i] <= hi) sum += loss[i][a] * loss[i][a];
+    return sum;
+  };
+  int single = 0;
+  for (int a = 1; a < kAlgs; ++a)
+    if (cost(a, -inf, inf) < cost(single, -inf, inf)) single = a;
+  double best = cost(single, -inf, inf) - kMinGain * kMinGain * static_cast<double>(loss.size());
+  int below = single, above = single;
+  double cut = inf;
+  std::vector<double> v = feature;
+  std::sort(v.begin(), v.end());
+  for (std::size_t i = 0; i + 1 < v.size(); ++i) {
+    if (v[i] == v[i + 1]) continue;
+    const double t = (v[i] + v[i + 1]) / 2;
+    for (int a = 0; a < kAlgs; ++a)
+      for (int b = 0; b < kAlgs; ++b) {
+        const double c = cost(a, -inf, t) + cost(b, t, inf);
+        if (a != b && c < best) {
+          best = c;
+          cut = t;
+          below = a;
+          above = b;
         }
-    }
-    const int k_max = k == kKs[std::size(kKs) - 1] ? std::numeric_limits<int>::max() : k;
-    if (cut < inf) {
-      mimd::AutoRule::Row r;
-      r.k_max = k_max;
-      r.cv_max = 1e9;
-      r.imbalance_max = cut;
-      r.algorithm = mimd::to_string(algs[below]);
-      rows.push_back(r);
-    }
-    mimd::AutoRule::Row r;
-    r.k_max = k_max;
-    r.cv_max = 1e9;
-    r.algorithm = mimd::to_string(algs[above]);
-    rows.push_back(r);
+      }
   }
-  p.auto_rule.rows = rows;
+  mimd::AutoRule::Row r;
+  r.k_max = std::numeric_limits<int>::max();
+  r.cv_max = 1e9;
+  if (cut < inf) {
+    r.imbalance_max = cut;
+    r.algorithm = mimd::to_string(algs[below]);
+    p.auto_rule.rows.push_back(r);
+  }
+  r.imbalance_max = 1e9;
+  r.algorithm = mimd::to_string(algs[above]);
+  p.auto_rule.rows.push_back(r);
 }
 
 }  // namespace

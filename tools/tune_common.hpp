@@ -7,8 +7,8 @@
 // the configurations being compared are sampled in turn, round after round, each keeping
 // its fastest sample: a slow spell of the machine then hits all of them alike rather than
 // whichever happened to run during it. Configurations of one input and k share B and C
-// (the same storage, whatever the layout), and an untimed round comes first, so each is
-// timed with the operands where the others leave them.
+// (the same storage, whatever the layout); an untimed round comes first, and an untimed
+// call before every sample.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -18,6 +18,8 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -72,10 +74,23 @@ struct Operands {
   }
 };
 
-/// Something timed: seconds per call over `calls` back-to-back calls.
-struct Timed {
+/// Something timed.
+class Timed {
+ public:
   virtual ~Timed() = default;
-  virtual double sample(int calls) const = 0;
+  /// Seconds per call over `calls` back-to-back calls, after one untimed call that brings
+  /// its operands back into the caches (the previous sample may have been another
+  /// configuration's, with another working set).
+  double sample(int calls) const {
+    run(1);
+    const auto t = Clock::now();
+    run(calls);
+    return seconds_since(t) / calls;
+  }
+
+ private:
+  /// `calls` calls, finished (fenced) on return.
+  virtual void run(int calls) const = 0;
 };
 
 /// One configuration: a plan made with the context's profile as it is when the
@@ -90,19 +105,17 @@ class Config final : public Timed {
           o.algorithm = alg;
           return o;
         }()) {}
-  double sample(int calls) const override {
+  const SpmmPlan<double, Layout>& plan() const { return plan_; }
+
+ private:
+  void run(int calls) const override {
     const bool right = std::is_same<Layout, Kokkos::LayoutRight>::value;
     const std::int64_t k = ops_->k, ldb = right ? k : ops_->n, ldc = right ? k : ops_->m;
-    const auto t = Clock::now();
     for (int i = 0; i < calls; ++i)
       plan_.apply(1.0, a_, k, ops_->b.data(), std::max<std::int64_t>(1, ldb), 0.0, ops_->c.data(),
                   std::max<std::int64_t>(1, ldc));
     Kokkos::fence();
-    return seconds_since(t) / calls;
   }
-  const SpmmPlan<double, Layout>& plan() const { return plan_; }
-
- private:
   Csr<double> a_;
   std::shared_ptr<Operands> ops_;
   SpmmPlan<double, Layout> plan_;
@@ -115,23 +128,23 @@ class CopyB final : public Timed {
   explicit CopyB(std::shared_ptr<Operands> ops)
       : ops_(std::move(ops)),
         to_(Kokkos::ViewAllocateWithoutInitializing("B copy"), ops_->b.extent(0)) {}
-  double sample(int calls) const override {
-    const auto t = Clock::now();
-    for (int i = 0; i < calls; ++i) Kokkos::deep_copy(to_, ops_->b);
-    Kokkos::fence();
-    return seconds_since(t) / calls;
-  }
 
  private:
+  void run(int calls) const override {
+    for (int i = 0; i < calls; ++i) Kokkos::deep_copy(to_, ops_->b);
+    Kokkos::fence();
+  }
   std::shared_ptr<Operands> ops_;
   Kokkos::View<double*, DefaultMemorySpace> to_;
 };
 
 /// Fastest seconds per call of each configuration over `rounds` interleaved rounds, after
-/// an untimed one (the batch size is set from the slowest of them). Round r starts with
-/// configuration r (mod their number): whatever one leaves behind (a slow spell after a
-/// long or unbalanced call, measured to last 2-6 ms here) does not always fall on the same
-/// next one.
+/// an untimed one (the batch size is set from the slowest of them). Each round takes the
+/// configurations in a new shuffled order: whatever one leaves behind (caches another
+/// working set filled, a slow spell after a long or unbalanced call, measured to last 2-6
+/// ms here) falls on a different next one each round, not always on the same (a fixed
+/// order, even rotated, made a configuration that followed a copy of B 5% slower than the
+/// same configuration elsewhere in the list).
 inline std::vector<double> time_interleaved(const std::vector<const Timed*>& configs, int rounds) {
   double slowest = 0;
   for (const Timed* c : configs) slowest = std::max(slowest, c->sample(1));
@@ -139,11 +152,13 @@ inline std::vector<double> time_interleaved(const std::vector<const Timed*>& con
       std::clamp(std::ceil(kSampleSeconds / std::max(slowest, 1e-9)), 1.0, 10000.0));
   for (const Timed* c : configs) c->sample(calls);
   std::vector<double> best(configs.size(), std::numeric_limits<double>::infinity());
-  for (int r = 0; r < rounds; ++r)
-    for (std::size_t j = 0; j < configs.size(); ++j) {
-      const std::size_t i = (j + static_cast<std::size_t>(r)) % configs.size();
-      best[i] = std::min(best[i], configs[i]->sample(calls));
-    }
+  std::vector<std::size_t> order(configs.size());
+  std::iota(order.begin(), order.end(), std::size_t(0));
+  std::mt19937 shuffle(12345);
+  for (int r = 0; r < rounds; ++r) {
+    std::shuffle(order.begin(), order.end(), shuffle);
+    for (const std::size_t i : order) best[i] = std::min(best[i], configs[i]->sample(calls));
+  }
   return best;
 }
 
