@@ -289,9 +289,7 @@ int main(int argc, char** argv) {
 
     std::vector<Input> inputs;
     auto add = [&](const std::string& name, const mimd::HostCsr<double>& h) {
-      inputs.push_back({name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h),
-                        mimd::row_stats(h).cv,
-                        mimd::row_split_imbalance(h.row_map.data(), h.nrows, ctx.num_threads())});
+      inputs.push_back(mimd::tune::make_input(name, h, ctx.num_threads()));
     };
     for (const char* g : kGenerated) add(g, mimd::generate(g));
     for (const char* name : kTraining) {

@@ -64,15 +64,13 @@ int main(int argc, char** argv) {
     out["rows"] = nlohmann::ordered_json::array();
     std::vector<double> gain_all, left_all, bound_all;
     std::map<int, double> auto_worst;
-    std::printf("%-16s %5s %8s %8s %8s %8s %7s %7s %7s %7s  %-12s %s\n", "matrix", "k",
-                "tuned/d", "auto/or", "left/rt", "bound", "lssm", "merge", "rowpar", "left",
-                "oracle", "auto");
+    std::printf("%-16s %5s %8s %8s %8s %8s %7s %7s %7s %7s  %-12s %s\n", "matrix", "k", "tuned/d",
+                "auto/or", "left/rt", "bound", "lssm", "merge", "rowpar", "left", "oracle", "auto");
     for (const char* name : kEvaluation) {
       Input in;
       try {
         const auto h = mimd::read_matrix<double>(mimd::find_dataset(name));
-        in = {name, mimd::to_memory_space<mimd::DefaultMemorySpace>(h), mimd::row_stats(h).cv,
-              mimd::row_split_imbalance(h.row_map.data(), h.nrows, ctx.num_threads())};
+        in = make_input(name, h, ctx.num_threads());
       } catch (const mimd::Error&) {  // absent here, or not a real matrix
         continue;
       }
@@ -108,8 +106,8 @@ int main(int argc, char** argv) {
         }
         auto_worst[k] = auto_worst.count(k) ? std::min(auto_worst[k], vs_oracle) : vs_oracle;
         std::printf("%-16s %5d %7.2fx %7.2fx %7.2fx %7.2fx %7.4f %7.4f %7.4f %7.4f  %-12s %s\n",
-                    name, k, gain, vs_oracle, left, bound, t_lssm * 1e3, t_merge * 1e3,
-                    t_row * 1e3, t_left * 1e3, oracle_name, auto_name);
+                    name, k, gain, vs_oracle, left, bound, t_lssm * 1e3, t_merge * 1e3, t_row * 1e3,
+                    t_left * 1e3, oracle_name, auto_name);
         out["rows"].push_back({{"matrix", name},
                                {"nnz", in.a.nnz()},
                                {"cv", in.cv},

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "mimd/csr.hpp"
 #include "mimd/spmm.hpp"
 
 namespace mimd::tune {
@@ -57,6 +58,12 @@ struct Input {
   double cv = 0;
   double imbalance = 1;
 };
+
+/// The Input of a host matrix, its features taken over `threads` workers.
+inline Input make_input(const std::string& name, const HostCsr<double>& h, int threads) {
+  return {name, to_memory_space<DefaultMemorySpace>(h), row_stats(h).cv,
+          row_split_imbalance(h.row_map.data(), h.nrows, threads)};
+}
 
 /// The storage of B (n x k, all ones) and C (m x k) for one input and k, shared by every
 /// configuration timed on them, whatever its layout (so that none finds the caches

@@ -90,16 +90,14 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
     }
   }
   plan.nunits = static_cast<std::int64_t>(unit_slot.size());
-  unit_nz.push_back(row_map[m]);
-  for (std::size_t u = 0; u + 1 < unit_nz.size(); ++u)
-    plan.max_unit_nnz = std::max(plan.max_unit_nnz, unit_nz[u + 1] - unit_nz[u]);
-  unit_nz.pop_back();
   // No more workers than units: an idle worker would only scan the others' counters.
   plan.workers = static_cast<int>(
       std::max<std::int64_t>(1, std::min<std::int64_t>(plan.workers, plan.nunits)));
   plan.nsplit_rows = static_cast<std::int64_t>(split_row.size());
   unit_row.push_back(static_cast<std::int32_t>(m));
   unit_nz.push_back(row_map[m]);
+  for (std::size_t u = 0; u + 1 < unit_nz.size(); ++u)
+    plan.max_unit_nnz = std::max(plan.max_unit_nnz, unit_nz[u + 1] - unit_nz[u]);
 
   auto to_device = [](const auto& v, const char* label) {
     using T = typename std::decay_t<decltype(v)>::value_type;
