@@ -89,7 +89,9 @@ TEST(TuningProfile, BadFieldsAreRefused) {
        R"({"auto_rule": [{"k_max": 0, "cv_max": 1, "algorithm": "lssm"}]})",
        R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "imbalance_max": "low", "algorithm": "lssm"}]})",
        R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "imbalance_max": -1, "algorithm": "lssm"}]})",
-       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "lssm", "nnz_max": 5}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "lssm", "rows_max": 5}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "lssm", "nnz_max": "many"}]})",
+       R"({"auto_rule": [{"k_max": 8, "cv_max": 1, "algorithm": "lssm", "max_row_max": -2}]})",
        R"({"probes": {"triad": "fast"}})", R"({"fingerprint": 3})"}) {
     write(path, text);
     EXPECT_THROW(load_profile(path, base()), ParseError) << text;

@@ -12,9 +12,11 @@
 #include <array>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <random>
 
@@ -38,10 +40,12 @@ using mimd::tune::seconds_since;
 using mimd::tune::time_interleaved;
 using mimd::tune::time_repeated;
 
-/// Generated training inputs: a skewed and a regular matrix.
-const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24"};
+/// Generated training inputs: a skewed and a regular matrix, and short rows with a few
+/// rows of 4000 nonzeros (as circuit matrices have: rajat, adder in the evaluation set).
+const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24", "powerlaw:8000:6:3:4"};
 const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
+const int kPanelKs[] = {32, 128};  ///< where a panel of B can be narrower than k
 constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
@@ -181,24 +185,117 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// Auto's rule: one algorithm, or a split on row_parallel's row-split imbalance into
-/// two, whichever has the least squared log-time loss against the per-input best over
-/// every training input and k: squared, so that one input left at 0.8x of its best weighs
-/// more than many within noise. A split must gain more than kMinGain^2 per measurement
-/// over the single algorithm; its threshold lies halfway between the two training inputs
-/// it separates. One rule for every k: what row_parallel loses is its heaviest range's
-/// share of the work, whatever k, and fitted per k class from the same dozen matrices the
-/// threshold moved from run to run with the noise of the few inputs near it.
-/// The split is on the imbalance, not on the coefficient of variation of the row lengths:
-/// a high variation need not load the static ranges unevenly (long rows spread over the
-/// matrix) nor a low one keep them even (a denser half).
+/// The features Auto's rule may split on (AutoRule::Row's limits besides k and cv).
+enum Feature { kImbalance, kNnz, kMaxRow, kFeatures };
+const char* const kFeatureName[] = {"imbalance", "nnz", "max_row"};
+
+/// One measurement of the fit: an input at one k, the log-time of each algorithm over the
+/// best of them, and the input's features.
+struct Sample {
+  std::array<double, 3> loss;
+  std::array<double, kFeatures> f;
+};
+
+/// A node of Auto's decision tree: a leaf (feature < 0) runs `alg`; a split sends the
+/// samples with f[feature] <= cut to `lo`, the others to `hi`.
+struct Node {
+  int alg = 0;
+  int feature = -1;
+  double cut = 0;
+  std::unique_ptr<Node> lo, hi;
+};
+
+/// Squared loss of algorithm `a` over the samples `idx` (squared, so that one input left
+/// at 0.8x of its best weighs more than many within noise).
+double leaf_cost(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int a) {
+  double sum = 0;
+  for (std::size_t i : idx) sum += s[i].loss[a] * s[i].loss[a];
+  return sum;
+}
+
+int best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int algs) {
+  int best = 0;
+  for (int a = 1; a < algs; ++a)
+    if (leaf_cost(s, idx, a) < leaf_cost(s, idx, best)) best = a;
+  return best;
+}
+
+/// The tree over the samples `idx`, at most `depth` splits deep, grown greedily: the split
+/// (feature, threshold between two neighbouring training values: halfway, or the geometric
+/// mean for the counts) whose two leaves cost least, taken when it gains more than
+/// kMinGain^2 per sample over one leaf, then each side grown on its own.
+std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
+                           int algs, int depth) {
+  auto node = std::make_unique<Node>();
+  node->alg = best_leaf(s, idx, algs);
+  if (depth == 0 || idx.size() < 2) return node;
+  double best =
+      leaf_cost(s, idx, node->alg) - kMinGain * kMinGain * static_cast<double>(idx.size());
+  int feature = -1;
+  double cut = 0;
+  for (int j = 0; j < kFeatures; ++j) {
+    std::vector<double> v;
+    for (std::size_t i : idx) v.push_back(s[i].f[j]);
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+    for (std::size_t q = 0; q + 1 < v.size(); ++q) {
+      const double t = j == kImbalance ? (v[q] + v[q + 1]) / 2 : std::sqrt(v[q] * v[q + 1]);
+      std::vector<std::size_t> lo, hi;
+      for (std::size_t i : idx) (s[i].f[j] <= t ? lo : hi).push_back(i);
+      const double c =
+          leaf_cost(s, lo, best_leaf(s, lo, algs)) + leaf_cost(s, hi, best_leaf(s, hi, algs));
+      if (c < best) {
+        best = c;
+        feature = j;
+        cut = t;
+      }
+    }
+  }
+  if (feature < 0) return node;
+  std::vector<std::size_t> lo, hi;
+  for (std::size_t i : idx) (s[i].f[feature] <= cut ? lo : hi).push_back(i);
+  node->feature = feature;
+  node->cut = cut;
+  node->lo = grow(s, lo, algs, depth - 1);
+  node->hi = grow(s, hi, algs, depth - 1);
+  return node;
+}
+
+/// The tree as a decision list of upper limits: a split's low side first, with the cut as
+/// one more limit, then its high side under the limits it came with (what reaches those
+/// rows has passed every low-side row, so it lies above the cut). The last row of every
+/// subtree has the subtree's own limits, so each point finds its leaf.
+void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs,
+          std::vector<mimd::AutoRule::Row>& rows) {
+  if (n.feature < 0) {
+    lim.algorithm = mimd::to_string(algs[n.alg]);
+    rows.push_back(lim);
+    return;
+  }
+  mimd::AutoRule::Row lo = lim;
+  double& limit = n.feature == kImbalance ? lo.imbalance_max
+                  : n.feature == kNnz     ? lo.nnz_max
+                                          : lo.max_row_max;
+  limit = std::min(limit, n.cut);
+  emit(*n.lo, lo, algs, rows);
+  emit(*n.hi, lim, algs, rows);
+}
+
+/// Auto's rule: a decision tree of at most two levels over the row-split imbalance (what
+/// row_parallel's static ranges cost it), the stored nonzeros (what a launch and the
+/// scheduling cost against the work) and the longest row (a long row whose rows of B
+/// outgrow L2 between the column tiles favours the split rows of LSSM), fitted on every
+/// training input and k against the per-input best, written as a decision list. One rule
+/// for every k: fitted per k class from the same dozen matrices the thresholds moved from
+/// run to run with the noise of the few inputs near them. The coefficient of variation of
+/// the row lengths is not offered: a high variation need not load the static ranges
+/// unevenly (long rows spread over the matrix) nor a low one keep them even (a denser half).
 void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
-                   const std::vector<Input>& inputs, Clock::time_point deadline) {
+                   const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
   const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
                                 SpmmAlgorithm::RowParallel};
   constexpr int kAlgs = 3;
-  std::vector<std::array<double, kAlgs>> loss;  // log(time / best time), per input and k
-  std::vector<double> feature;                  // the input's row-split imbalance
+  std::vector<Sample> samples;
   for (int k : kKs)
     for (const auto& in : inputs) {
       if (Clock::now() > deadline) break;
@@ -207,52 +304,29 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
           c2(ctx, in, ops, algs[2]);
       const auto sec = time_repeated({&c0, &c1, &c2}, kRounds, kRepeats);
       const double best = *std::min_element(sec.begin(), sec.end());
-      loss.push_back({std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)});
-      feature.push_back(in.imbalance);
+      Sample smp;
+      smp.loss = {std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)};
+      smp.f = {in.imbalance, static_cast<double>(in.a.nnz()), static_cast<double>(in.max_row)};
+      samples.push_back(smp);
+      if (verbose)
+        std::fprintf(stderr,
+                     "mimd-tune: rule %-18s k=%-4d imbalance %.3f nnz %-8.0f max_row %-6.0f "
+                     "lssm %.3f merge_path %.3f row_parallel %.3f (over the best)\n",
+                     in.name.c_str(), k, smp.f[kImbalance], smp.f[kNnz], smp.f[kMaxRow],
+                     sec[0] / best, sec[1] / best, sec[2] / best);
     }
   p.auto_rule.rows.clear();
-  if (loss.empty()) return;
-  const double inf = std::numeric_limits<double>::infinity();
-  // Squared loss of algorithm a on the measurements whose imbalance lies in (lo, hi].
-  auto cost = [&](int a, double lo, double hi) {
-    double sum = 0;
-    for (std::size_t i = 0; i < loss.size(); ++i)
-      if (feature[i] > lo && feature[i] <= hi) sum += loss[i][a] * loss[i][a];
-    return sum;
-  };
-  int single = 0;
-  for (int a = 1; a < kAlgs; ++a)
-    if (cost(a, -inf, inf) < cost(single, -inf, inf)) single = a;
-  double best = cost(single, -inf, inf) - kMinGain * kMinGain * static_cast<double>(loss.size());
-  int below = single, above = single;
-  double cut = inf;
-  std::vector<double> v = feature;
-  std::sort(v.begin(), v.end());
-  for (std::size_t i = 0; i + 1 < v.size(); ++i) {
-    if (v[i] == v[i + 1]) continue;
-    const double t = (v[i] + v[i + 1]) / 2;
-    for (int a = 0; a < kAlgs; ++a)
-      for (int b = 0; b < kAlgs; ++b) {
-        const double c = cost(a, -inf, t) + cost(b, t, inf);
-        if (a != b && c < best) {
-          best = c;
-          cut = t;
-          below = a;
-          above = b;
-        }
-      }
-  }
-  mimd::AutoRule::Row r;
-  r.k_max = std::numeric_limits<int>::max();
-  r.cv_max = 1e9;
-  if (cut < inf) {
-    r.imbalance_max = cut;
-    r.algorithm = mimd::to_string(algs[below]);
-    p.auto_rule.rows.push_back(r);
-  }
-  r.imbalance_max = 1e9;
-  r.algorithm = mimd::to_string(algs[above]);
-  p.auto_rule.rows.push_back(r);
+  if (samples.empty()) return;
+  std::vector<std::size_t> all(samples.size());
+  std::iota(all.begin(), all.end(), std::size_t(0));
+  const auto tree = grow(samples, all, kAlgs, 2);
+  mimd::AutoRule::Row top;
+  top.k_max = std::numeric_limits<int>::max();
+  top.cv_max = 1e9;
+  emit(*tree, top, algs, p.auto_rule.rows);
+  for (const auto& r : p.auto_rule.rows)
+    std::cerr << "mimd-tune: rule row: imbalance <= " << r.imbalance_max << ", nnz <= " << r.nnz_max
+              << ", max_row <= " << r.max_row_max << ": " << r.algorithm << "\n";
 }
 
 }  // namespace
@@ -267,6 +341,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out,
                  "profile file (default: the user cache folder, where contexts look for it)");
   app.add_option("--threads", threads, "worker threads (default: one per core)");
+  bool verbose = false;
+  app.add_flag("--verbose", verbose, "print every measurement Auto's rule is fitted on");
   CLI11_PARSE(app, argc, argv);
   const auto start = Clock::now();
   const auto at = [&](double share) {
@@ -380,7 +456,25 @@ int main(int argc, char** argv) {
       if (min_k != std::numeric_limits<int>::max())
         live.spmm_left_pack_min_k = min_k == kLeftKs[0] ? 2 : std::max(2, min_k / 2);
     }
-    fit_auto_rule(live, ctx, inputs, at(0.95));
+    // Packed panels: the size of a panel's copy of B, from a quarter of the derived one
+    // to all of k at once, each candidate side by side with the incumbent at the k that
+    // pack, kept when it gains kMinGain per measurement (geomean).
+    if (Clock::now() < search_end && live.spmm_left_strategy == mimd::LeftStrategy::Pack) {
+      const int derived = live.spmm_left_panel_bytes;
+      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kPanelKs));
+      for (const long long bytes : {derived / 4LL, derived * 4LL, derived * 16LL,
+                                    static_cast<long long>(std::numeric_limits<int>::max())}) {
+        mimd::TuningProfile cand = live;
+        cand.spmm_left_panel_bytes =
+            static_cast<int>(std::clamp<long long>(bytes, 1, std::numeric_limits<int>::max()));
+        if (cand.spmm_left_panel_bytes == live.spmm_left_panel_bytes) continue;
+        if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, cand, kPanelKs, search_end) <
+            -need_left)
+          live = cand;
+      }
+      std::cerr << "mimd-tune: LayoutLeft panels done at " << seconds_since(start) << " s\n";
+    }
+    fit_auto_rule(live, ctx, inputs, at(0.95), verbose);
     const auto probes = p.probes;
     p = live;
     p.fingerprint = ctx.fingerprint();

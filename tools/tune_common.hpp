@@ -50,19 +50,21 @@ inline double seconds_since(Clock::time_point t) {
 }
 
 /// A matrix on the device and the features Auto's rule reads of it: the coefficient of
-/// variation of its row lengths (mimd::row_stats) and its row-split imbalance over the
-/// context's threads (mimd::row_split_imbalance).
+/// variation of its row lengths and its longest row (mimd::row_stats), its row-split
+/// imbalance over the context's threads (mimd::row_split_imbalance); nnz is the matrix's.
 struct Input {
   std::string name;
   Csr<double> a;
   double cv = 0;
   double imbalance = 1;
+  std::int64_t max_row = 0;
 };
 
 /// The Input of a host matrix, its features taken over `threads` workers.
 inline Input make_input(const std::string& name, const HostCsr<double>& h, int threads) {
-  return {name, to_memory_space<DefaultMemorySpace>(h), row_stats(h).cv,
-          row_split_imbalance(h.row_map.data(), h.nrows, threads)};
+  const RowStats s = row_stats(h);
+  return {name, to_memory_space<DefaultMemorySpace>(h), s.cv,
+          row_split_imbalance(h.row_map.data(), h.nrows, threads), s.max_row};
 }
 
 /// The storage of B (n x k, all ones) and C (m x k) for one input and k, shared by every

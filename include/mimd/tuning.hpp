@@ -23,25 +23,28 @@ const char* to_string(SplitCombine c) noexcept;
 /// How SpMM runs on column-major (LayoutLeft) B and C.
 enum class LeftStrategy {
   Tile,  ///< the micro-kernel reads B in place, at most spmm_left_k_tile columns at a time
-  Pack,  ///< for k >= spmm_left_pack_min_k (Tile below): B copied into a row-major panel
-         ///< per call, the row-major micro-kernel run on it, C written in place 8 rows
-         ///< at a time through register transposes
+  Pack,  ///< for k >= spmm_left_pack_min_k (Tile below): B copied into row-major panels
+         ///< of columns (spmm_left_panel_bytes) per call, the row-major micro-kernel run on
+         ///< each, C written in place 8 rows at a time through register transposes
 };
 
 const char* to_string(LeftStrategy s) noexcept;
 
 /// Auto's rule, fitted by mimd-tune on its training inputs: a decision list over the
-/// matrix features. The first row with k <= k_max, row-length coefficient of variation
-/// (standard deviation / mean of the row lengths) <= cv_max and row-split imbalance
-/// (mimd::row_split_imbalance over the context's threads: what a static split of the rows
-/// costs row_parallel) <= imbalance_max gives the algorithm; when no row matches (or
-/// there are none: the derived default), LSSM.
+/// matrix features. The first row whose limits the matrix meets gives the algorithm: k <=
+/// k_max, row-length coefficient of variation (standard deviation / mean of the row
+/// lengths) <= cv_max, row-split imbalance (mimd::row_split_imbalance over the context's
+/// threads: what a static split of the rows costs row_parallel) <= imbalance_max, stored
+/// nonzeros <= nnz_max and longest row <= max_row_max; when no row matches (or there are
+/// none: the derived default), LSSM.
 struct AutoRule {
   struct Row {
     int k_max = 0;
     double cv_max = 0;
     std::string algorithm;       ///< "lssm", "merge_path" or "row_parallel"
     double imbalance_max = 1e9;  ///< optional in the JSON file (no limit when absent)
+    double nnz_max = 1e18;       ///< optional in the JSON file (no limit when absent)
+    double max_row_max = 1e18;   ///< optional in the JSON file (no limit when absent)
   };
   std::vector<Row> rows;
 };
@@ -74,6 +77,12 @@ struct TuningProfile {
   /// copy of B costs n * k moves whatever the matrix, the in-place reads k scalar loads per
   /// nonzero, so small k favours reading in place.
   int spmm_left_pack_min_k = 16;
+  /// LeftStrategy::Pack: B is packed and multiplied a panel of columns at a time, each
+  /// panel's packed copy at most this many bytes (8 columns at least; all k in one panel
+  /// when it fits): a panel's columns of B, their copy and its columns of C then stay in
+  /// the last-level cache together, where B, its whole copy and C would not (A is read
+  /// once per panel).
+  int spmm_left_panel_bytes = 8 << 20;
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;

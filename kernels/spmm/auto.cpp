@@ -48,7 +48,10 @@ AutoChoice choose_algorithm(const MatrixFeatures& f, const TuningProfile& profil
   AutoChoice choice;
   choice.algorithm = SpmmAlgorithm::Lssm;
   for (const auto& row : profile.auto_rule.rows) {
-    if (f.k > row.k_max || f.cv > row.cv_max || f.imbalance > row.imbalance_max) continue;
+    if (f.k > row.k_max || f.cv > row.cv_max || f.imbalance > row.imbalance_max ||
+        static_cast<double>(f.nnz) > row.nnz_max ||
+        static_cast<double>(f.max_row) > row.max_row_max)
+      continue;
     choice.algorithm = spmm_algorithm_from_string(row.algorithm);
     break;
   }

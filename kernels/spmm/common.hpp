@@ -280,33 +280,69 @@ KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::i
 }
 
 #ifdef MIMD_SIMD_SHUFFLE
-/// The 8 x 8 block at `from` (row r at from + r * from_ld) transposed into `to` (row r
-/// at to + r * to_ld), in registers: three rounds of two-vector shuffles (pairs of
-/// elements, of 2-blocks, of 4-blocks), 8 loads and 8 stores instead of 64 of each.
-template <class S>
-__attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int64_t from_ld, S* to,
-                                                         std::int64_t to_ld) {
+/// The N x N block at `from` (row r at from + r * from_ld) transposed into `to` (row r at
+/// to + r * to_ld) in registers of N lanes (N = 2, 4 or 8): log2(N) rounds of two-vector
+/// shuffles (pairs of elements, of 2-blocks, of 4-blocks), N loads and N stores instead of
+/// N * N of each.
+template <int N, class S>
+__attribute__((always_inline)) inline void transpose_block(const S* from, std::int64_t from_ld,
+                                                           S* to, std::int64_t to_ld) {
+  static_assert(N == 2 || N == 4 || N == 8, "transpose_block: N is 2, 4 or 8");
   // Loads and stores as vector expressions through an unaligned, aliasing vector type:
   // as memcpy calls in a loop, gcc 12 vectorises the copies into 256-bit halves and then
   // reloads them whole, which store forwarding cannot serve (measured 40% of the time).
-  typedef S V __attribute__((vector_size(8 * sizeof(S))));
-  typedef S U __attribute__((vector_size(8 * sizeof(S)), aligned(alignof(S)), may_alias));
-  V r[8], t[8];
-  for (int i = 0; i < 8; ++i) r[i] = *reinterpret_cast<const U*>(from + i * from_ld);
-  for (int i = 0; i < 8; i += 2) {
-    t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
-    t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
-  }
-  for (int i = 0; i < 8; i += 4)
-    for (int j = 0; j < 2; ++j) {
-      r[i + j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
-      r[i + j + 2] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+  typedef S V __attribute__((vector_size(N * sizeof(S))));
+  typedef S U __attribute__((vector_size(N * sizeof(S)), aligned(alignof(S)), may_alias));
+  V r[N], t[N];
+  for (int i = 0; i < N; ++i) r[i] = *reinterpret_cast<const U*>(from + i * from_ld);
+  if constexpr (N == 2) {
+    t[0] = __builtin_shufflevector(r[0], r[1], 0, 2);
+    t[1] = __builtin_shufflevector(r[0], r[1], 1, 3);
+  } else if constexpr (N == 4) {
+    for (int i = 0; i < 4; i += 2) {
+      t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 4, 2, 6);
+      t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 1, 5, 3, 7);
     }
-  for (int j = 0; j < 4; ++j) {
-    t[j] = __builtin_shufflevector(r[j], r[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
-    t[j + 4] = __builtin_shufflevector(r[j], r[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    for (int j = 0; j < 2; ++j) {
+      r[j] = __builtin_shufflevector(t[j], t[j + 2], 0, 1, 4, 5);
+      r[j + 2] = __builtin_shufflevector(t[j], t[j + 2], 2, 3, 6, 7);
+    }
+    for (int i = 0; i < 4; ++i) t[i] = r[i];
+  } else {
+    for (int i = 0; i < 8; i += 2) {
+      t[i] = __builtin_shufflevector(r[i], r[i + 1], 0, 8, 2, 10, 4, 12, 6, 14);
+      t[i + 1] = __builtin_shufflevector(r[i], r[i + 1], 1, 9, 3, 11, 5, 13, 7, 15);
+    }
+    for (int i = 0; i < 8; i += 4)
+      for (int j = 0; j < 2; ++j) {
+        r[i + j] = __builtin_shufflevector(t[i + j], t[i + j + 2], 0, 1, 8, 9, 4, 5, 12, 13);
+        r[i + j + 2] = __builtin_shufflevector(t[i + j], t[i + j + 2], 2, 3, 10, 11, 6, 7, 14, 15);
+      }
+    for (int j = 0; j < 4; ++j) {
+      t[j] = __builtin_shufflevector(r[j], r[j + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+      t[j + 4] = __builtin_shufflevector(r[j], r[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+    }
   }
-  for (int i = 0; i < 8; ++i) *reinterpret_cast<U*>(to + i * to_ld) = t[i];
+  for (int i = 0; i < N; ++i) *reinterpret_cast<U*>(to + i * to_ld) = t[i];
+}
+
+/// The 8 x 8 block at `from` transposed into `to` (as transpose_block) at SIMD width Bytes:
+/// in N x N blocks of the widest N <= 8 lanes the width holds. Shuffles of vectors wider
+/// than the target's registers are not split by gcc 12 but done element by element (on an
+/// AVX2 Zen 3, 8-lane double shuffles made the LayoutLeft pack and store 3-5x slower).
+template <int Bytes, class S>
+__attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int64_t from_ld, S* to,
+                                                         std::int64_t to_ld) {
+  constexpr int lanes = Bytes / static_cast<int>(sizeof(S));
+  constexpr int N = lanes >= 8 ? 8 : lanes >= 4 ? 4 : lanes >= 2 ? 2 : 1;
+  if constexpr (N == 1) {
+    for (int i = 0; i < 8; ++i)
+      for (int j = 0; j < 8; ++j) to[j * to_ld + i] = from[i * from_ld + j];
+  } else {
+    for (int i = 0; i < 8; i += N)
+      for (int j = 0; j < 8; j += N)
+        transpose_block<N>(from + i * from_ld + j, from_ld, to + j * to_ld + i, to_ld);
+  }
 }
 #endif
 
@@ -314,7 +350,7 @@ __attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int
 /// t0 .. t0 + W (stage[i][t]: row g0 + i, column t0 + t). A full group of 8 rows is
 /// transposed in registers 8 columns at a time, so that each column of C gets one
 /// contiguous store of 8 rows (one cache line) rather than 8 strided ones.
-template <int W, class S>
+template <int W, int Bytes, class S>
 KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>& c, S alpha, S beta,
                                                  std::int64_t g0, int rows, std::int64_t t0,
                                                  const S (&stage)[8][W]) {
@@ -326,7 +362,7 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>&
       typedef S V __attribute__((vector_size(8 * sizeof(S))));
       for (int cb = 0; cb < W; cb += 8) {
         S tr[8][8];
-        transpose_8x8(&stage[0][cb], W, &tr[0][0], 8);
+        transpose_8x8<Bytes>(&stage[0][cb], W, &tr[0][0], 8);
         for (int j = 0; j < 8; ++j) {
           S* const p = c.at(g0, t0 + cb + j);
           V v;
@@ -351,6 +387,26 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>&
     } else {
       for (int i = 0; i < rows; ++i) p[i] = alpha * stage[i][t] + beta * p[i];
     }
+  }
+}
+
+/// Rows i0..i1 (at most 8) of the column-major operand `colmajor` copied into the row-major
+/// panel `rowmajor` (row i at rowmajor + i * k), 8 columns at a time; whole 8 x 8 blocks
+/// are transposed in registers at SIMD width Bytes (transpose_8x8).
+template <int Bytes, class S>
+KOKKOS_FORCEINLINE_FUNCTION void pack_rows_at(const DenseArg<const S, Kokkos::LayoutLeft>& colmajor,
+                                              S* rowmajor, std::int64_t i0, std::int64_t i1,
+                                              std::int64_t k) {
+  for (std::int64_t t0 = 0; t0 < k; t0 += 8) {
+    const std::int64_t t1 = t0 + 8 < k ? t0 + 8 : k;
+#ifdef MIMD_SIMD_SHUFFLE
+    if (i1 - i0 == 8 && t1 - t0 == 8) {
+      transpose_8x8<Bytes>(colmajor.at(i0, t0), colmajor.ld, rowmajor + i0 * k + t0, k);
+      continue;
+    }
+#endif
+    for (std::int64_t i = i0; i < i1; ++i)
+      for (std::int64_t t = t0; t < t1; ++t) rowmajor[i * k + t] = colmajor(i, t);
   }
 }
 
@@ -379,7 +435,7 @@ KOKKOS_FORCEINLINE_FUNCTION void whole_rows_left_at(const Operands<S, LeftPacked
           accumulate<W, Bytes>(val + z, col + z, row_map[g0 + i + 1] - row_map[g0 + i], b, t0,
                                stage[i]);
         }
-        store_rows_left<W>(c, alpha, beta, g0, rows, t0, stage);
+        store_rows_left<W, Bytes>(c, alpha, beta, g0, rows, t0, stage);
       });
   }
 }
@@ -426,6 +482,18 @@ __attribute__((target("avx512f,avx2,fma"), noinline)) void row_segment_512(
     std::int64_t k, int k_tile, const Sink& sink) {
   row_segment_at<64>(val, col, len, b, k, k_tile, sink);
 }
+template <class S>
+__attribute__((target("avx2,fma"), noinline)) void pack_rows_256(
+    const DenseArg<const S, Kokkos::LayoutLeft>& colmajor, S* rowmajor, std::int64_t i0,
+    std::int64_t i1, std::int64_t k) {
+  pack_rows_at<32>(colmajor, rowmajor, i0, i1, k);
+}
+template <class S>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void pack_rows_512(
+    const DenseArg<const S, Kokkos::LayoutLeft>& colmajor, S* rowmajor, std::int64_t i0,
+    std::int64_t i1, std::int64_t k) {
+  pack_rows_at<64>(colmajor, rowmajor, i0, i1, k);
+}
 template <class S, class Layout>
 __attribute__((target("avx2,fma"), noinline)) void whole_rows_256(const Operands<S, Layout>& op,
                                                                   std::int64_t r0, std::int64_t r1,
@@ -454,6 +522,19 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment(const S* val, const std::int32_t* c
 #endif
   if (simd >= 16) return row_segment_at<16>(val, col, len, b, k, k_tile, sink);
   row_segment_at<8>(val, col, len, b, k, k_tile, sink);
+}
+
+/// pack_rows_at at the SIMD width `simd` (bytes; Operands::simd).
+template <class S>
+KOKKOS_FORCEINLINE_FUNCTION void pack_rows(const DenseArg<const S, Kokkos::LayoutLeft>& colmajor,
+                                           S* rowmajor, std::int64_t i0, std::int64_t i1,
+                                           std::int64_t k, int simd) {
+#ifdef MIMD_SIMD_X86_TARGETS
+  if (simd == 64) return pack_rows_512(colmajor, rowmajor, i0, i1, k);
+  if (simd == 32) return pack_rows_256(colmajor, rowmajor, i0, i1, k);
+#endif
+  if (simd >= 16) return pack_rows_at<16>(colmajor, rowmajor, i0, i1, k);
+  pack_rows_at<8>(colmajor, rowmajor, i0, i1, k);
 }
 
 /// whole_rows_at at the SIMD width op.simd.

@@ -64,6 +64,7 @@ struct SpmmPlan<Scalar, Layout>::State {
   LeftStrategy left = LeftStrategy::Pack;
   int left_k_tile = 8;
   std::int64_t left_pack_min_k = 16;
+  std::int64_t left_panel_bytes = 8 << 20;
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -143,54 +144,54 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
   return v.data();
 }
 
-/// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor`. Work
-/// items are blocks of 8 rows (one cache line per column), walked 8 columns at a time:
-/// with a leading dimension that is a multiple of 4 KiB every column maps to the same L1
-/// set, so a row at a time over all k columns would evict its own lines (10-20x slower).
-/// Whole 8 x 8 blocks are transposed in registers where the compiler has shuffles.
+/// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor` at SIMD width
+/// `simd`. Work items are blocks of 8 rows (one cache line per column), walked 8 columns at
+/// a time (spmm_detail::pack_rows): with a leading dimension that is a multiple of 4 KiB
+/// every column maps to the same L1 set, so a row at a time over all k columns would evict
+/// its own lines (10-20x slower).
 template <class Scalar>
 void pack_rows(Scalar* rowmajor,
                const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft>& colmajor,
-               std::int64_t n, std::int64_t k) {
+               std::int64_t n, std::int64_t k, int simd) {
   constexpr std::int64_t kBlock = 8;
   Kokkos::parallel_for(
       "mimd::spmm::pack_b",
       Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, (n + kBlock - 1) / kBlock),
       KOKKOS_LAMBDA(std::int64_t blk) {
         const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < n ? i0 + kBlock : n;
-        for (std::int64_t t0 = 0; t0 < k; t0 += kBlock) {
-          const std::int64_t t1 = t0 + kBlock < k ? t0 + kBlock : k;
-#ifdef MIMD_SIMD_SHUFFLE
-          if (i1 - i0 == kBlock && t1 - t0 == kBlock) {
-            spmm_detail::transpose_8x8(colmajor.at(i0, t0), colmajor.ld, rowmajor + i0 * k + t0, k);
-            continue;
-          }
-#endif
-          for (std::int64_t i = i0; i < i1; ++i)
-            for (std::int64_t t = t0; t < t1; ++t) rowmajor[i * k + t] = colmajor(i, t);
-        }
+        spmm_detail::pack_rows(colmajor, rowmajor, i0, i1, k, simd);
       });
 }
 
 /// LeftStrategy::Pack: column-major B copied into a row-major panel (n * k element
 /// moves against nnz * k multiply-adds), which buys the row-major micro-kernel's
 /// contiguous gathers of B's rows at any tile width; C is written in place, column-major,
-/// 8 rows at a time through register transposes (LeftPackedB, common.hpp).
+/// 8 rows at a time through register transposes (LeftPackedB, common.hpp). Wide B goes in
+/// panels of columns whose copy fits st.left_panel_bytes (multiples of 8 columns, as even
+/// as that allows), each packed and multiplied in turn into its columns of C.
 template <class State, class Scalar>
 void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op) {
-  const std::int64_t k = op.k;
-  Scalar* const pb = at_least(st.packed_b, op.a.n * k, "mimd::spmm::packed_b");
-  pack_rows(pb, op.b, op.a.n, k);
-  spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
-  r.a = op.a;
-  r.b = {pb, k};
-  r.c = {op.c.p, op.c.ld};
-  r.k = k;
-  r.alpha = op.alpha;
-  r.beta = op.beta;
-  r.k_tile = st.k_tile;
-  r.simd = op.simd;
-  run(st, r);
+  const std::int64_t k = op.k, n = std::max<std::int64_t>(1, op.a.n);
+  const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
+  const std::int64_t widest = std::max<std::int64_t>(8, fit / 8 * 8);
+  const std::int64_t panels = (k + widest - 1) / widest;
+  const std::int64_t width = panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+  Scalar* const pb = at_least(st.packed_b, op.a.n * width, "mimd::spmm::packed_b");
+  for (std::int64_t t0 = 0; t0 < k; t0 += width) {
+    const std::int64_t w = std::min(width, k - t0);
+    const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{op.b.at(0, t0), op.b.ld};
+    pack_rows(pb, b, op.a.n, w, op.simd);
+    spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
+    r.a = op.a;
+    r.b = {pb, w};
+    r.c = {op.c.at(0, t0), op.c.ld};
+    r.k = w;
+    r.alpha = op.alpha;
+    r.beta = op.beta;
+    r.k_tile = st.k_tile;
+    r.simd = op.simd;
+    run(st, r);
+  }
 }
 
 }  // namespace
@@ -222,6 +223,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.left = prof.spmm_left_strategy;
   st.left_k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_left_k_tile));
   st.left_pack_min_k = prof.spmm_left_pack_min_k;
+  st.left_panel_bytes = prof.spmm_left_panel_bytes;
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);

@@ -36,6 +36,7 @@ const std::vector<IntKnob>& int_knobs() {
       {"spmm_k_tile", &TuningProfile::spmm_k_tile, 1, 64},
       {"spmm_left_k_tile", &TuningProfile::spmm_left_k_tile, 1, 64},
       {"spmm_left_pack_min_k", &TuningProfile::spmm_left_pack_min_k, 2, big},
+      {"spmm_left_panel_bytes", &TuningProfile::spmm_left_panel_bytes, 1, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
       {"bfs_hub_degree", &TuningProfile::bfs_hub_degree, 1, big},
@@ -75,11 +76,14 @@ void validate_profile(const TuningProfile& p, const std::string& where) {
                             std::to_string(k.min) + ", " + std::to_string(k.max) + "]");
   }
   for (const auto& r : p.auto_rule.rows)
-    if (r.k_max < 1 || !(r.cv_max >= 0) || !(r.imbalance_max >= 0) || !known_algorithm(r.algorithm))
+    if (r.k_max < 1 || !(r.cv_max >= 0) || !(r.imbalance_max >= 0) || !(r.nnz_max >= 0) ||
+        !(r.max_row_max >= 0) || !known_algorithm(r.algorithm))
       throw InvalidArgument(where + ": auto_rule row {k_max " + std::to_string(r.k_max) +
                             ", cv_max " + std::to_string(r.cv_max) + ", imbalance_max " +
-                            std::to_string(r.imbalance_max) + ", algorithm '" + r.algorithm +
-                            "'} needs k_max >= 1, cv_max >= 0, imbalance_max >= 0 and "
+                            std::to_string(r.imbalance_max) + ", nnz_max " +
+                            std::to_string(r.nnz_max) + ", max_row_max " +
+                            std::to_string(r.max_row_max) + ", algorithm '" + r.algorithm +
+                            "'} needs k_max >= 1, the other limits >= 0 and "
                             "lssm/merge_path/row_parallel");
 }
 
@@ -101,6 +105,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.simd_bytes = 128;                // 32 lanes of 4 bytes
     p.team_vector = 32;                // a warp
     p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
+    p.spmm_left_panel_bytes = std::numeric_limits<int>::max();  // one panel: no reuse to keep
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
     // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
@@ -125,6 +130,16 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // ahead at k >= 32 on all but the smallest matrices. mimd-tune fits the threshold.
     p.spmm_left_strategy = LeftStrategy::Pack;
     p.spmm_left_pack_min_k = 16;
+    // Panels of B: the copy of a whole B beside B and C overflowed the last-level cache
+    // where B and C alone fit (2-core Zen 3, L2 512 KiB, L3 32 MiB: Pd and fe_4elt2 at
+    // k = 128, 8-11 MiB each, LayoutLeft 0.13-0.19x of LayoutRight). Copies of 1 MiB there
+    // (the cores' L2 together) gave 0.29x and 0.41x, and luxembourg_osm 0.27x -> 0.63x;
+    // 2.7 MiB within noise of it, panels of 8 columns 3-5x slower on the smallest matrices
+    // (a launch per panel). mimd-tune measures the choice.
+    const std::uint64_t llc = topo.cache_bytes(3) ? topo.cache_bytes(3) : 4 * l2;
+    p.spmm_left_panel_bytes = static_cast<int>(
+        std::min<std::uint64_t>({l2 * static_cast<std::uint64_t>(std::max(1, topo.cores)), llc / 4,
+                                 static_cast<std::uint64_t>(std::numeric_limits<int>::max())}));
     // Widest tile of k: 4 vector registers of accumulators per chain (two chains), so
     // 8 of the 16/32 registers; 32 and 64 measured within noise at k = 128 (AVX-512).
     p.spmm_k_tile = std::min(64, std::max(8, 4 * p.simd_bytes / static_cast<int>(sizeof(double))));
@@ -149,6 +164,8 @@ std::string TuningProfile::to_json() const {
     j["auto_rule"].push_back({{"k_max", r.k_max},
                               {"cv_max", r.cv_max},
                               {"imbalance_max", r.imbalance_max},
+                              {"nnz_max", r.nnz_max},
+                              {"max_row_max", r.max_row_max},
                               {"algorithm", r.algorithm}});
   j["probes"] = nlohmann::ordered_json::object();
   for (const auto& [key, value] : probes) j["probes"][key] = value;
@@ -205,22 +222,33 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
       p.spmm_left_strategy = v == "tile" ? LeftStrategy::Tile : LeftStrategy::Pack;
     } else if (key == "auto_rule") {
       if (!it->is_array())
-        throw bad(key, "must be an array of {k_max, cv_max, [imbalance_max,] algorithm}");
+        throw bad(key,
+                  "must be an array of {k_max, cv_max, [imbalance_max, nnz_max, max_row_max,] "
+                  "algorithm}");
       p.auto_rule.rows.clear();
       for (const auto& r : *it) {
-        const bool has_imbalance = r.is_object() && r.contains("imbalance_max");
-        if (!r.is_object() || !r.contains("k_max") || !r["k_max"].is_number_integer() ||
+        // The limits added after k_max and cv_max are optional (older files lack them).
+        const char* const optional[] = {"imbalance_max", "nnz_max", "max_row_max"};
+        std::size_t present = 0;
+        bool numbers = r.is_object();
+        for (const char* o : optional)
+          if (numbers && r.contains(o)) {
+            ++present;
+            numbers = r[o].is_number();
+          }
+        if (!numbers || !r.contains("k_max") || !r["k_max"].is_number_integer() ||
             !r.contains("cv_max") || !r["cv_max"].is_number() || !r.contains("algorithm") ||
-            !r["algorithm"].is_string() || (has_imbalance && !r["imbalance_max"].is_number()) ||
-            r.size() != 3u + (has_imbalance ? 1u : 0u))
+            !r["algorithm"].is_string() || r.size() != 3u + present)
           throw bad(key,
-                    "rows must be {\"k_max\": int, \"cv_max\": number, \"imbalance_max\": "
-                    "number (optional), \"algorithm\": name}");
+                    "rows must be {\"k_max\": int, \"cv_max\": number, \"imbalance_max\", "
+                    "\"nnz_max\", \"max_row_max\": numbers (optional), \"algorithm\": name}");
         AutoRule::Row row;
         row.k_max = r["k_max"].get<int>();
         row.cv_max = r["cv_max"].get<double>();
         row.algorithm = r["algorithm"].get<std::string>();
-        if (has_imbalance) row.imbalance_max = r["imbalance_max"].get<double>();
+        if (r.contains("imbalance_max")) row.imbalance_max = r["imbalance_max"].get<double>();
+        if (r.contains("nnz_max")) row.nnz_max = r["nnz_max"].get<double>();
+        if (r.contains("max_row_max")) row.max_row_max = r["max_row_max"].get<double>();
         p.auto_rule.rows.push_back(row);
       }
     } else if (key == "probes") {
