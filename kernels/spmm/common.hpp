@@ -280,13 +280,39 @@ KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::i
 }
 
 #ifdef MIMD_SIMD_SHUFFLE
+/// Sink of transpose_block: the N-lane vector v becomes the N elements at p.
+template <class S>
+struct CopyLanes {
+  template <int N, class V>
+  __attribute__((always_inline)) void store(V v, S* p) const {
+    typedef S U __attribute__((vector_size(N * sizeof(S)), aligned(alignof(S)), may_alias));
+    *reinterpret_cast<U*>(p) = v;
+  }
+};
+
+/// Sink of transpose_block: the N elements at p become alpha * v (+ beta * p with
+/// Beta; without it p is never read, so C may hold NaN there and its lines are not loaded
+/// before the stores).
+template <class S, bool Beta>
+struct ScaleLanes {
+  S alpha, beta;
+  template <int N, class V>
+  __attribute__((always_inline)) void store(V v, S* p) const {
+    typedef S U __attribute__((vector_size(N * sizeof(S)), aligned(alignof(S)), may_alias));
+    v *= alpha;
+    if constexpr (Beta) v += beta * *reinterpret_cast<const U*>(p);
+    *reinterpret_cast<U*>(p) = v;
+  }
+};
+
 /// The N x N block at `from` (row r at from + r * from_ld) transposed into `to` (row r at
-/// to + r * to_ld) in registers of N lanes (N = 2, 4 or 8): log2(N) rounds of two-vector
-/// shuffles (pairs of elements, of 2-blocks, of 4-blocks), N loads and N stores instead of
-/// N * N of each.
-template <int N, class S>
+/// to + r * to_ld, handed to `sink`: CopyLanes or ScaleLanes) in registers of N lanes
+/// (N = 2, 4 or 8): log2(N) rounds of two-vector shuffles (pairs of elements, of 2-blocks,
+/// of 4-blocks), N loads and N stores instead of N * N of each.
+template <int N, class S, class Sink>
 __attribute__((always_inline)) inline void transpose_block(const S* from, std::int64_t from_ld,
-                                                           S* to, std::int64_t to_ld) {
+                                                           S* to, std::int64_t to_ld,
+                                                           const Sink& sink) {
   static_assert(N == 2 || N == 4 || N == 8, "transpose_block: N is 2, 4 or 8");
   // Loads and stores as vector expressions through an unaligned, aliasing vector type:
   // as memcpy calls in a loop, gcc 12 vectorises the copies into 256-bit halves and then
@@ -323,26 +349,22 @@ __attribute__((always_inline)) inline void transpose_block(const S* from, std::i
       t[j + 4] = __builtin_shufflevector(r[j], r[j + 4], 4, 5, 6, 7, 12, 13, 14, 15);
     }
   }
-  for (int i = 0; i < N; ++i) *reinterpret_cast<U*>(to + i * to_ld) = t[i];
+  for (int i = 0; i < N; ++i) sink.template store<N>(t[i], to + i * to_ld);
 }
 
 /// The 8 x 8 block at `from` transposed into `to` (as transpose_block) at SIMD width Bytes:
-/// in N x N blocks of the widest N <= 8 lanes the width holds. Shuffles of vectors wider
+/// in N x N blocks of the widest N <= 8 lanes the width holds (2 for the scalar width: the
+/// build's baseline has two-lane vectors wherever it has shuffles). Shuffles of vectors wider
 /// than the target's registers are not split by gcc 12 but done element by element (on an
 /// AVX2 Zen 3, 8-lane double shuffles made the LayoutLeft pack and store 3-5x slower).
-template <int Bytes, class S>
+template <int Bytes, class S, class Sink>
 __attribute__((always_inline)) inline void transpose_8x8(const S* from, std::int64_t from_ld, S* to,
-                                                         std::int64_t to_ld) {
+                                                         std::int64_t to_ld, const Sink& sink) {
   constexpr int lanes = Bytes / static_cast<int>(sizeof(S));
-  constexpr int N = lanes >= 8 ? 8 : lanes >= 4 ? 4 : lanes >= 2 ? 2 : 1;
-  if constexpr (N == 1) {
-    for (int i = 0; i < 8; ++i)
-      for (int j = 0; j < 8; ++j) to[j * to_ld + i] = from[i * from_ld + j];
-  } else {
-    for (int i = 0; i < 8; i += N)
-      for (int j = 0; j < 8; j += N)
-        transpose_block<N>(from + i * from_ld + j, from_ld, to + j * to_ld + i, to_ld);
-  }
+  constexpr int N = lanes >= 8 ? 8 : lanes >= 4 ? 4 : 2;
+  for (int i = 0; i < 8; i += N)
+    for (int j = 0; j < 8; j += N)
+      transpose_block<N>(from + i * from_ld + j, from_ld, to + j * to_ld + i, to_ld, sink);
 }
 #endif
 
@@ -357,24 +379,13 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>&
 #ifdef MIMD_SIMD_SHUFFLE
   if constexpr (W >= 8) {
     if (rows == 8) {
-      // Explicit vectors: written as loops over the 8 rows, gcc if-converts the two
-      // branches and reads C even when beta is 0.
-      typedef S V __attribute__((vector_size(8 * sizeof(S))));
       for (int cb = 0; cb < W; cb += 8) {
-        S tr[8][8];
-        transpose_8x8<Bytes>(&stage[0][cb], W, &tr[0][0], 8);
-        for (int j = 0; j < 8; ++j) {
-          S* const p = c.at(g0, t0 + cb + j);
-          V v;
-          __builtin_memcpy(&v, tr[j], sizeof(V));
-          v *= alpha;
-          if (beta != S(0)) {
-            V old;
-            __builtin_memcpy(&old, p, sizeof(V));
-            v += beta * old;
-          }
-          __builtin_memcpy(p, &v, sizeof(V));
-        }
+        if (beta == S(0))
+          transpose_8x8<Bytes>(&stage[0][cb], W, c.at(g0, t0 + cb), c.ld,
+                               ScaleLanes<S, false>{alpha, beta});
+        else
+          transpose_8x8<Bytes>(&stage[0][cb], W, c.at(g0, t0 + cb), c.ld,
+                               ScaleLanes<S, true>{alpha, beta});
       }
       return;
     }
@@ -401,7 +412,8 @@ KOKKOS_FORCEINLINE_FUNCTION void pack_rows_at(const DenseArg<const S, Kokkos::La
     const std::int64_t t1 = t0 + 8 < k ? t0 + 8 : k;
 #ifdef MIMD_SIMD_SHUFFLE
     if (i1 - i0 == 8 && t1 - t0 == 8) {
-      transpose_8x8<Bytes>(colmajor.at(i0, t0), colmajor.ld, rowmajor + i0 * k + t0, k);
+      transpose_8x8<Bytes>(colmajor.at(i0, t0), colmajor.ld, rowmajor + i0 * k + t0, k,
+                           CopyLanes<S>{});
       continue;
     }
 #endif
