@@ -185,9 +185,8 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// The features Auto's rule may split on (AutoRule::Row's limits besides k and cv).
-enum Feature { kImbalance, kNnz, kMaxRow, kFeatures };
-const char* const kFeatureName[] = {"imbalance", "nnz", "max_row"};
+/// The features Auto's rule may split on (AutoRule::Row's limits but cv's).
+enum Feature { kK, kImbalance, kNnz, kMaxRow, kFeatures };
 
 /// One measurement of the fit: an input at one k, the log-time of each algorithm over the
 /// best of them, and the input's features.
@@ -221,9 +220,9 @@ int best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
 }
 
 /// The tree over the samples `idx`, at most `depth` splits deep, grown greedily: the split
-/// (feature, threshold between two neighbouring training values: halfway, or the geometric
-/// mean for the counts) whose two leaves cost least, taken when it gains more than
-/// kMinGain^2 per sample over one leaf, then each side grown on its own.
+/// (feature, threshold between two neighbouring training values: halfway for the imbalance,
+/// the geometric mean for k and the counts) whose two leaves cost least, taken when it gains more
+/// than kMinGain^2 per sample over one leaf, then each side grown on its own.
 std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
                            int algs, int depth) {
   auto node = std::make_unique<Node>();
@@ -273,23 +272,29 @@ void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs,
     return;
   }
   mimd::AutoRule::Row lo = lim;
-  double& limit = n.feature == kImbalance ? lo.imbalance_max
-                  : n.feature == kNnz     ? lo.nnz_max
-                                          : lo.max_row_max;
-  limit = std::min(limit, n.cut);
+  if (n.feature == kK) {
+    lo.k_max = std::min(lo.k_max, static_cast<int>(std::floor(n.cut)));
+  } else {
+    double& limit = n.feature == kImbalance ? lo.imbalance_max
+                    : n.feature == kNnz     ? lo.nnz_max
+                                            : lo.max_row_max;
+    limit = std::min(limit, n.cut);
+  }
   emit(*n.lo, lo, algs, rows);
   emit(*n.hi, lim, algs, rows);
 }
 
-/// Auto's rule: a decision tree of at most two levels over the row-split imbalance (what
-/// row_parallel's static ranges cost it), the stored nonzeros (what a launch and the
+/// Auto's rule: a decision tree of at most three levels over k, the row-split imbalance
+/// (what row_parallel's static ranges cost it), the stored nonzeros (what a launch and the
 /// scheduling cost against the work) and the longest row (a long row whose rows of B
 /// outgrow L2 between the column tiles favours the split rows of LSSM), fitted on every
-/// training input and k against the per-input best, written as a decision list. One rule
-/// for every k: fitted per k class from the same dozen matrices the thresholds moved from
-/// run to run with the noise of the few inputs near them. The coefficient of variation of
-/// the row lengths is not offered: a high variation need not load the static ranges
-/// unevenly (long rows spread over the matrix) nor a low one keep them even (a denser half).
+/// training input and k against the per-input best, written as a decision list. On a
+/// 2-core Zen 3 the algorithms part ways on all of these: LSSM 15-22% ahead at k = 1 on
+/// evenly loaded matrices (3elt, dwt_2680, bayer10) where row_parallel led by 2% at k >= 8,
+/// row_parallel 10-28% ahead on the smallest (ash219, west0479, olm1000) at every k, LSSM
+/// 15-35% ahead at imbalances of 1.26-1.38 (G51, zenios, lp_ship04l). The coefficient of variation
+/// of the row lengths is not offered: a high variation need not load the static ranges unevenly
+/// (long rows spread over the matrix) nor a low one keep them even (a denser half).
 void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
                    const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
   const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
@@ -306,7 +311,8 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
       const double best = *std::min_element(sec.begin(), sec.end());
       Sample smp;
       smp.loss = {std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)};
-      smp.f = {in.imbalance, static_cast<double>(in.a.nnz()), static_cast<double>(in.max_row)};
+      smp.f = {static_cast<double>(k), in.imbalance, static_cast<double>(in.a.nnz()),
+               static_cast<double>(in.max_row)};
       samples.push_back(smp);
       if (verbose)
         std::fprintf(stderr,
@@ -319,14 +325,15 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
   if (samples.empty()) return;
   std::vector<std::size_t> all(samples.size());
   std::iota(all.begin(), all.end(), std::size_t(0));
-  const auto tree = grow(samples, all, kAlgs, 2);
+  const auto tree = grow(samples, all, kAlgs, 3);
   mimd::AutoRule::Row top;
   top.k_max = std::numeric_limits<int>::max();
   top.cv_max = 1e9;
   emit(*tree, top, algs, p.auto_rule.rows);
   for (const auto& r : p.auto_rule.rows)
-    std::cerr << "mimd-tune: rule row: imbalance <= " << r.imbalance_max << ", nnz <= " << r.nnz_max
-              << ", max_row <= " << r.max_row_max << ": " << r.algorithm << "\n";
+    std::cerr << "mimd-tune: rule row: k <= " << r.k_max << ", imbalance <= " << r.imbalance_max
+              << ", nnz <= " << r.nnz_max << ", max_row <= " << r.max_row_max << ": " << r.algorithm
+              << "\n";
 }
 
 }  // namespace
