@@ -232,6 +232,29 @@ TEST(SpmmAuto, RuleReadsTheRowSplitImbalance) {
   }
 }
 
+// Auto reads the stored nonzeros, the longest row and k: a rule row whose limit lies just
+// under the matrix's value is skipped, one at the value is taken.
+TEST(SpmmAuto, RuleReadsNnzLongestRowAndK) {
+  const TestMatrix t = matrix_from_lengths("lengths", 40, {3, 17, 0, 5, 9, 1}, 4);
+  const auto a = to_device<double>(t);
+  const double nnz = 35, longest = 17;
+  const mimd::testing::ProfileScope scope;
+  for (const bool under : {true, false}) {
+    const double d = under ? 1e-9 : 0;
+    AutoRule::Row by_nnz{1 << 20, 1e9, "row_parallel"}, by_row{1 << 20, 1e9, "row_parallel"},
+        by_k{under ? 7 : 8, 1e9, "row_parallel"};
+    by_nnz.nnz_max = nnz - d;
+    by_row.max_row_max = longest - d;
+    for (const auto& row : {by_nnz, by_row, by_k}) {
+      context().tuning().auto_rule.rows = {row, {1 << 20, 1e9, "merge_path"}};
+      const SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 8);
+      EXPECT_EQ(plan.algorithm(), under ? SpmmAlgorithm::MergePath : SpmmAlgorithm::RowParallel)
+          << "k_max " << row.k_max << ", nnz_max " << row.nnz_max << ", max_row_max "
+          << row.max_row_max;
+    }
+  }
+}
+
 TEST(SpmmRaw, RowMajorAndColMajorWithPadding) {
   const auto t = matrix_from_lengths("raw", 30, {4, 0, 12, 1, 7, 30, 2}, 8);
   const std::int64_t k = 5, ld_row = 7;

@@ -48,7 +48,8 @@ TEST(TuningProfile, RoundTripKeepsEveryField) {
   p.spmm_use_scratch = !p.spmm_use_scratch;
   p.spmm_combine = SplitCombine::Atomic;
   p.spmm_left_strategy = LeftStrategy::Tile;
-  p.auto_rule.rows = {{8, 0.5, "row_parallel", 1.25}, {128, 2.25, "merge_path"}, {1, 1e9, "lssm"}};
+  p.auto_rule.rows = {
+      {8, 0.5, "row_parallel", 1.25, 5000.5, 14.5}, {128, 2.25, "merge_path"}, {1, 1e9, "lssm"}};
   p.probes = {{"stream_triad_gbs", 41.5}, {"atomic_add_ns", 3.25}};
   const std::string path = temp_file("round_trip.json");
   save_profile(p, path);
