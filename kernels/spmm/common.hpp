@@ -284,7 +284,7 @@ KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::i
 template <class S>
 struct CopyLanes {
   template <int N, class V>
-  __attribute__((always_inline)) void store(V v, S* p) const {
+  __attribute__((always_inline)) void store(const V& v, S* p) const {
     typedef S U __attribute__((vector_size(N * sizeof(S)), aligned(alignof(S)), may_alias));
     *reinterpret_cast<U*>(p) = v;
   }
@@ -297,11 +297,11 @@ template <class S, bool Beta>
 struct ScaleLanes {
   S alpha, beta;
   template <int N, class V>
-  __attribute__((always_inline)) void store(V v, S* p) const {
+  __attribute__((always_inline)) void store(const V& v, S* p) const {
     typedef S U __attribute__((vector_size(N * sizeof(S)), aligned(alignof(S)), may_alias));
-    v *= alpha;
-    if constexpr (Beta) v += beta * *reinterpret_cast<const U*>(p);
-    *reinterpret_cast<U*>(p) = v;
+    V out = alpha * v;
+    if constexpr (Beta) out += beta * *reinterpret_cast<const U*>(p);
+    *reinterpret_cast<U*>(p) = out;
   }
 };
 
