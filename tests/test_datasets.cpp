@@ -63,6 +63,23 @@ TEST(Datasets, SearchPathStartsWithMimdDatasetsAndEndsWithTheProjectFolder) {
   EXPECT_EQ(std::count(p2.begin(), p2.end(), a.path()), 1);
 }
 
+// Run from a directory outside the checkout, the checkout's ../shared/datasets is still
+// searched (it was missed once: the programs found nothing when started from /tmp).
+TEST(Datasets, SearchPathHoldsTheCheckoutsSharedFolderFromAnyDirectory) {
+  const std::filesystem::path shared =
+      std::filesystem::path(MIMD_SOURCE_DIR) / ".." / "shared" / "datasets";
+  if (!std::filesystem::is_directory(shared)) GTEST_SKIP() << "no " << shared;
+  TempDir elsewhere;
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(elsewhere.path());
+  const auto path = mimd::dataset_search_path();
+  std::filesystem::current_path(cwd);
+  const auto want = std::filesystem::canonical(shared);
+  EXPECT_TRUE(std::any_of(path.begin(), path.end(), [&](const std::string& p) {
+    return std::filesystem::canonical(p) == want;
+  })) << want;
+}
+
 TEST(Datasets, FindDatasetByPathRelativePathAndBareName) {
   TempDir dir;
   std::filesystem::create_directories(dir.file("sub"));

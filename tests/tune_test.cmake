@@ -1,5 +1,8 @@
 # Runs mimd-tune --budget 5 into OUT, then loads OUT through mimd-topology --profile:
-# the tuner must finish, and the context must take the profile without a warning.
+# the tuner must finish, and the context must take the profile without a warning. Then
+# mimd-tune-report judges OUT on karate (started in the system's temporary folder, so the
+# datasets are found through the checkout, not the working directory) and refuses a
+# matrix outside the evaluation set.
 file(REMOVE ${OUT})
 execute_process(COMMAND ${TUNE} --budget 5 --out ${OUT} RESULT_VARIABLE rc OUTPUT_QUIET
                 ERROR_VARIABLE err)
@@ -14,4 +17,17 @@ endif()
 string(JSON name GET "${json}" tuning name)
 if(NOT name MATCHES "^tuned-")
   message(FATAL_ERROR "mimd-topology shows profile '${name}', not the tuned one")
+endif()
+execute_process(COMMAND ${REPORT} --profile ${OUT} --matrices no_such_matrix RESULT_VARIABLE rc
+                OUTPUT_QUIET ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT err MATCHES "not an evaluation matrix")
+  message(FATAL_ERROR "mimd-tune-report took an unknown matrix (${rc}): ${err}")
+endif()
+if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../../shared/datasets/MANIFEST.tsv)
+  execute_process(COMMAND ${REPORT} --profile ${OUT} --matrices karate --k 1,8 --rounds 2
+                          --repeats 1 WORKING_DIRECTORY /tmp RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "karate +8 " OR NOT out MATCHES "auto vs oracle, k = 8")
+    message(FATAL_ERROR "mimd-tune-report on karate failed (${rc}): ${out}${err}")
+  endif()
 endif()

@@ -55,6 +55,11 @@ int main(int argc, char** argv) {
       ->delimiter(',');
   CLI11_PARSE(app, argc, argv);
   try {
+    for (const auto& name : only)
+      if (std::find_if(std::begin(kEvaluation), std::end(kEvaluation),
+                       [&](const char* e) { return name == e; }) == std::end(kEvaluation))
+        throw mimd::InvalidArgument("--matrices: '" + name.substr(0, 80) +
+                                    "' is not an evaluation matrix (tools/tune_common.hpp)");
     mimd::ContextOptions copt;
     copt.profile_path = profile;
     mimd::ExecutionContext ctx(copt);
@@ -158,7 +163,14 @@ int main(int argc, char** argv) {
       }
       gain_all.push_back(geomean(gains));
     }
-    const double worst = gain_all.empty() ? 0 : *std::min_element(gain_all.begin(), gain_all.end());
+    if (gain_all.empty()) {
+      std::string searched;
+      for (const auto& d : mimd::dataset_search_path()) searched += " " + d;
+      std::cerr << "mimd-tune-report: no evaluation matrix found; searched:" << searched
+                << " (set MIMD_DATASETS)\n";
+      return 1;
+    }
+    const double worst = *std::min_element(gain_all.begin(), gain_all.end());
     std::printf(
         "tuned vs derived defaults (LSSM, geomean over k per matrix): geomean %.3fx, "
         "lowest matrix %.3fx (target >= 0.95x)\n",

@@ -13,8 +13,9 @@ namespace mimd {
 ///  2. ../shared/datasets relative to the current directory, then relative to each of
 ///     its ancestors (nearest first), so that a build folder or a git worktree
 ///     nested below the checkout still finds it,
-///  3. the checkout's ../shared/datasets (fixed at build time: MIMD_DEFAULT_DATASET_DIR),
-///     then the same relative to the checkout's ancestors,
+///  3. the checkout's ../shared/datasets (the checkout fixed at build time), then the
+///     same relative to the checkout's ancestors, so that a program run from any
+///     directory finds the data beside the checkout it was built from,
 ///  4. the project's own datasets/ folder (MIMD_PROJECT_DATASET_DIR: the registry of
 ///     official download URLs and checksums, datasets/registry.tsv).
 /// A folder reached twice (same real path) is listed once.
