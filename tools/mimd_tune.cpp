@@ -43,10 +43,8 @@ using mimd::tune::time_repeated;
 /// Generated training inputs: a skewed and a regular matrix; short rows with a few rows of
 /// 3500-4000 nonzeros (as circuit matrices have: rajat, adder in the evaluation set), one
 /// of them evenly split between the threads; and a small even matrix of 6000 nonzeros.
-/// The last two anchor Auto's rule where the real training set is thin: without them
-/// three tuner runs on a 2-core Xeon fitted three rules, one of which (row_parallel for
-/// imbalances <= 1.056) sent rajat01 (1.0556, LSSM 15% ahead at k = 32 and 128) to
-/// row_parallel; with them three runs fitted LSSM, or row_parallel for nnz <= 6183.
+/// The last two fill gaps of the real training set where Auto's rule draws its cuts (an
+/// even matrix with long rows; a small one between olm1000 and lp_ship04l).
 const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24", "powerlaw:8000:6:3:4",
                                   "powerlaw:7000:6:3:2", "uniform:1500:4"};
 const int kKs[] = {1, 8, 32, 128};
@@ -218,6 +216,12 @@ struct Cost {
   double worst = 0, squared = 0;
 };
 
+/// A leaf: the algorithm it runs and what that costs.
+struct Leaf {
+  int alg = 0;
+  Cost cost;
+};
+
 Cost leaf_cost(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int a) {
   Cost c;
   for (std::size_t i : idx) {
@@ -236,10 +240,10 @@ bool better(const Cost& x, const Cost& y) {
   return x.squared < y.squared;
 }
 
-int best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int algs) {
-  int best = 0;
+Leaf best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int algs) {
+  Leaf best{0, leaf_cost(s, idx, 0)};
   for (int a = 1; a < algs; ++a)
-    if (better(leaf_cost(s, idx, a), leaf_cost(s, idx, best))) best = a;
+    if (const Cost c = leaf_cost(s, idx, a); better(c, best.cost)) best = {a, c};
   return best;
 }
 
@@ -260,11 +264,12 @@ int best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
 std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
                            int algs, int cautious, int depth) {
   auto node = std::make_unique<Node>();
-  node->alg = best_leaf(s, idx, algs);
+  const Leaf leaf = best_leaf(s, idx, algs);
+  node->alg = leaf.alg;
   if (depth == 0 || idx.size() < 2) return node;
-  const Cost here = leaf_cost(s, idx, node->alg);
-  Cost best{here.worst - kMinGain,
-            here.squared - kMinGain * kMinGain * static_cast<double>(idx.size())};
+  const Cost here = leaf.cost;
+  // Until a split is taken, best.squared is the bar a gain in squared loss must clear.
+  Cost best{here.worst, here.squared - kMinGain * kMinGain * static_cast<double>(idx.size())};
   int feature = -1;
   double cut = 0;
   for (int j = 0; j < kFeatures; ++j) {
@@ -275,13 +280,12 @@ std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vector<std::
     for (std::size_t q = 0; q + 1 < v.size(); ++q) {
       std::vector<std::size_t> lo, hi;
       for (std::size_t i : idx) (s[i].f[j] <= v[q] ? lo : hi).push_back(i);
-      const int la = best_leaf(s, lo, algs), ha = best_leaf(s, hi, algs);
-      const double t = la == cautious && ha != cautious   ? v[q]
-                       : ha == cautious && la != cautious ? std::nextafter(v[q + 1], 0.0)
-                       : j == kImbalance                  ? (v[q] + v[q + 1]) / 2
-                                                          : std::sqrt(v[q] * v[q + 1]);
-      const Cost a = leaf_cost(s, lo, la), b = leaf_cost(s, hi, ha);
-      const Cost c{std::max(a.worst, b.worst), a.squared + b.squared};
+      const Leaf a = best_leaf(s, lo, algs), b = best_leaf(s, hi, algs);
+      const double t = a.alg == cautious && b.alg != cautious   ? v[q]
+                       : b.alg == cautious && a.alg != cautious ? std::nextafter(v[q + 1], 0.0)
+                       : j == kImbalance                        ? (v[q] + v[q + 1]) / 2
+                                                                : std::sqrt(v[q] * v[q + 1]);
+      const Cost c{std::max(a.cost.worst, b.cost.worst), a.cost.squared + b.cost.squared};
       // A split must beat the leaf on the worst sample, or match it and gain squared loss.
       const bool gains = c.worst < here.worst - kMinGain ||
                          (c.worst < here.worst + kWorstTie && c.squared < best.squared);

@@ -16,7 +16,7 @@ namespace mimd {
 ///  3. the checkout's ../shared/datasets (the checkout fixed at build time), then the
 ///     same relative to the checkout's ancestors, so that a program run from any
 ///     directory finds the data beside the checkout it was built from,
-///  4. the project's own datasets/ folder (MIMD_PROJECT_DATASET_DIR: the registry of
+///  4. the checkout's own datasets/ folder (the registry of
 ///     official download URLs and checksums, datasets/registry.tsv).
 /// A folder reached twice (same real path) is listed once.
 std::vector<std::string> dataset_search_path();

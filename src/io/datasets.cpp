@@ -112,7 +112,7 @@ std::vector<std::string> dataset_search_path() {
   char cwd[PATH_MAX];
   if (::getcwd(cwd, sizeof cwd) != nullptr) add_shared_siblings(cwd, candidates);
   add_shared_siblings(MIMD_SOURCE_DIR, candidates);
-  candidates.push_back(MIMD_PROJECT_DATASET_DIR);
+  candidates.push_back(MIMD_SOURCE_DIR "/datasets");
   std::vector<std::string> out, seen;
   for (const auto& c : candidates) {
     if (!is_dir(c)) continue;
