@@ -124,6 +124,55 @@ TYPED_TEST(SpmmAlgorithms, TeamShapes) {
   }
 }
 
+// Calls of at most spmm_serial_work multiply-adds run in the calling thread, where every
+// algorithm but the reference becomes the micro-kernel over all rows (column-major B packed
+// there too): every configuration on every adversarial matrix with the threshold past all
+// of them, at k = 1, in place (7), packed (16, 33: LeftStrategy::Pack from k = 16) and past
+// a tile (130), with alpha = 0 (C only scaled) among the coefficients.
+TYPED_TEST(SpmmAlgorithms, SerialSmallCalls) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  const ProfileScope scope;
+  context().tuning().spmm_serial_work = std::numeric_limits<int>::max();
+  context().tuning().spmm_left_strategy = LeftStrategy::Pack;
+  context().tuning().spmm_left_pack_min_k = 16;
+  std::uint32_t seed = 1300;
+  for (const auto& t : adversarial_matrices(8))
+    for (const auto& cfg : all_configs())
+      for (std::int64_t k : {1, 7, 16, 33, 130}) {
+        EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)));
+        EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)));
+        EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(0), S(2), ++seed)));
+      }
+}
+
+// Column-major B packed, its columns split between the workers (from spmm_left_split_min_k
+// on, 8 columns a worker at least) or its rows split by the plan's algorithm over one
+// shared copy: both, every configuration on every adversarial matrix, at k where the
+// workers' shares are equal, unequal and not whole groups of 8, in panels of 8 columns or
+// of all of a worker's columns.
+TYPED_TEST(SpmmAlgorithms, LeftColumnsSplitOrNot) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  std::uint32_t seed = 1700;
+  for (const int split_min_k : {2, std::numeric_limits<int>::max()})
+    for (const int panel_bytes : {1, std::numeric_limits<int>::max()}) {
+      const ProfileScope scope;
+      context().tuning().spmm_left_strategy = LeftStrategy::Pack;
+      context().tuning().spmm_left_pack_min_k = 2;
+      context().tuning().spmm_left_split_min_k = split_min_k;
+      context().tuning().spmm_left_panel_bytes = panel_bytes;
+      for (const auto& t : adversarial_matrices(8))
+        for (const auto& cfg : all_configs())
+          for (std::int64_t k : {16, 17, 40, 130}) {
+            EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)))
+                << "split_min_k " << split_min_k << " panel " << panel_bytes;
+            EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)))
+                << "split_min_k " << split_min_k << " panel " << panel_bytes;
+          }
+    }
+}
+
 TEST(SpmmAlgorithmsCoverage, AdversarialSetIsComplete) {
   // Each SPMM_CASE above selects one matrix by prefix: none may be left out.
   EXPECT_EQ(adversarial_matrices(8).size(), 9u);

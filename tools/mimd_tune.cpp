@@ -2,7 +2,8 @@
 // keyed by the device fingerprint, where every ExecutionContext looks for it.
 //
 // Within --budget seconds (wall): micro-probes (10%), a coordinate search of the SpMM
-// knobs (60%), then Auto's rule fitted on the same inputs (the rest). The inputs are
+// knobs (60%), the size below which a call runs in the calling thread (to 75%), then
+// Auto's rule fitted on the same inputs (the rest). The inputs are
 // generated matrices and the *training* subset of the real matrices (tune_common.hpp,
 // named in the README); the *evaluation* subset, on which the benchmark reports the
 // profile, is never read. A knob moves only when the training geomean gains more than
@@ -185,6 +186,48 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
   const auto sec = time_interleaved(timed, kRounds);
   for (std::size_t i = 0; i < sec.size(); ++i)
     p.probes.emplace_back(names[i], flops / sec[i] / 1e9);
+}
+
+// ---- serial calls ----------------------------------------------------------------------
+
+/// spmm_serial_work: the largest call (its work as the field counts it, on a doubling grid
+/// from 1024) up to which the calling thread beat a parallel launch at every size measured,
+/// at k = 1 and at k = 32 (the smaller of the two); 0 when the launch wins from the smallest.
+/// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one thread),
+/// the two timed side by side (kRounds, the median of kRepeats). Where the derived value
+/// is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
+void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
+                     Clock::time_point deadline) {
+  if (live.spmm_serial_work == 0) return;
+  const mimd::TuningProfile base = live;
+  mimd::TuningProfile launch = base, serial = base;
+  launch.spmm_serial_work = 0;
+  serial.spmm_serial_work = std::numeric_limits<int>::max();
+  constexpr std::int64_t kLargest = std::int64_t(1) << 24;
+  const int lanes = std::max(1, mimd::effective_simd_width(base.simd_bytes) / 8);
+  std::int64_t fit = kLargest;
+  for (int k : {1, 32}) {
+    const std::int64_t padded = (k + lanes - 1) / lanes * lanes;
+    std::int64_t won = 0;
+    for (std::int64_t work = 1024; work <= kLargest; work *= 2) {
+      if (Clock::now() > deadline) return;
+      const std::int64_t rows = std::max<std::int64_t>(8, work / (4 * padded));
+      const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
+                                              ctx.num_threads());
+      auto ops = std::make_shared<Operands>(in, k);
+      ctx.tuning() = launch;
+      const Config<Kokkos::LayoutRight> a(ctx, in, ops, SpmmAlgorithm::RowParallel);
+      ctx.tuning() = serial;
+      const Config<Kokkos::LayoutRight> b(ctx, in, ops, SpmmAlgorithm::RowParallel);
+      ctx.tuning() = base;
+      const auto t = time_repeated({&a, &b}, kRounds, kRepeats);
+      if (!(t[1] < t[0])) break;
+      won = work;
+    }
+    fit = std::min(fit, won);
+  }
+  live.spmm_serial_work = static_cast<int>(fit);
+  std::cerr << "mimd-tune: spmm_serial_work " << fit << "\n";
 }
 
 // ---- Auto's rule -----------------------------------------------------------------------
@@ -511,6 +554,17 @@ int main(int argc, char** argv) {
       if (min_k != std::numeric_limits<int>::max())
         live.spmm_left_pack_min_k = min_k == kLeftKs[0] ? 2 : std::max(2, min_k / 2);
     }
+    // Columns split between the workers from the derived k on, or never (rows split by the
+    // plan's algorithm over one shared copy), side by side at the k that pack.
+    if (Clock::now() < search_end && live.spmm_left_strategy == mimd::LeftStrategy::Pack &&
+        live.spmm_left_split_min_k != std::numeric_limits<int>::max()) {
+      mimd::TuningProfile rows = live;
+      rows.spmm_left_split_min_k = std::numeric_limits<int>::max();
+      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kPanelKs));
+      if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, rows, kPanelKs, search_end) < -need_left)
+        live = rows;
+      std::cerr << "mimd-tune: LayoutLeft split done at " << seconds_since(start) << " s\n";
+    }
     // Packed panels: the size of a panel's copy of B, from a quarter of the derived one
     // to all of k at once, each candidate side by side with the incumbent at the k that
     // pack, kept when it gains kMinGain per measurement (geomean).
@@ -529,6 +583,7 @@ int main(int argc, char** argv) {
       }
       std::cerr << "mimd-tune: LayoutLeft panels done at " << seconds_since(start) << " s\n";
     }
+    fit_serial_work(live, ctx, at(0.75));
     fit_auto_rule(live, ctx, inputs, at(0.95), verbose);
     const auto probes = p.probes;
     p = live;

@@ -39,7 +39,7 @@ double geomean(const std::vector<double>& v) {
 int main(int argc, char** argv) {
   CLI::App app{"mimd-tune-report: a tuning profile against the derived defaults, evaluation set"};
   std::string profile, json_path;
-  int rounds = 10, repeats = 3;
+  int rounds = 10, repeats = 3, threads = 0;
   std::vector<int> ks{1, 8, 32, 128};
   std::vector<std::string> only;
   app.add_option("--profile", profile, "the profile to judge (JSON from mimd-tune)")->required();
@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
   app.add_option("--repeats", repeats,
                  "independent sets of rounds per measurement (the median counts)")
       ->check(CLI::Range(1, 100));
+  app.add_option("--threads", threads, "worker threads (default: one per core)")
+      ->check(CLI::Range(1, 4096));
   app.add_option("--k", ks, "k values")->delimiter(',')->check(CLI::PositiveNumber);
   app.add_option("--matrices", only, "only these evaluation matrices (default: all of them)")
       ->delimiter(',');
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
                                     "' is not an evaluation matrix (tools/tune_common.hpp)");
     mimd::ContextOptions copt;
     copt.profile_path = profile;
+    copt.num_threads = threads;
     mimd::ExecutionContext ctx(copt);
     if (!ctx.profile_warning().empty()) return 1;
     const mimd::TuningProfile tuned = ctx.tuning();

@@ -83,6 +83,19 @@ struct TuningProfile {
   /// the last-level cache together, where B, its whole copy and C would not (A is read
   /// once per panel).
   int spmm_left_panel_bytes = 8 << 20;
+  /// LeftStrategy::Pack on several threads: from this k on (and with 8 columns a worker at
+  /// least) the columns are split between the workers, each packing its own columns of B
+  /// (panels of spmm_left_panel_bytes) and computing them for all rows, whatever
+  /// the plan's algorithm; below it the plan's algorithm splits the rows over one shared
+  /// copy. Split columns write no line of the copy or of C that another core reads or
+  /// writes, but every worker reads all of A.
+  int spmm_left_split_min_k = 16;
+  /// SpMM calls of at most this much work, nnz * k with k rounded up to whole SIMD vectors
+  /// (a nonzero costs at least one vector multiply-add), run in the calling thread
+  /// (Kokkos::Serial, where it can reach the data: the micro-kernel over all rows, the pack
+  /// of column-major B included) instead of paying a parallel launch; the reference
+  /// algorithm is never moved. 0: never (GPUs).
+  int spmm_serial_work = 16384;
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;

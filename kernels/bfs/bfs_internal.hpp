@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/atomic.hpp"
+#include "core/serial.hpp"
 #include "core/team.hpp"
 #include "mimd/bfs.hpp"
 
@@ -38,28 +39,15 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Mem = DefaultMemorySpace;
 using Word = std::uint64_t;
 
-/// Whether Kokkos::Serial is enabled and can reach the search's memory.
-#if defined(KOKKOS_ENABLE_SERIAL)
-inline constexpr bool kSerialReachesData =
-    Kokkos::SpaceAccessibility<Kokkos::Serial, Mem>::accessible;
-#else
-inline constexpr bool kSerialReachesData = false;
-#endif
+using core_detail::kSerialReachesData;
 
 /// Calls f(space) with an instance of Kokkos::Serial when `serial` (a small graph or
 /// frontier, where a parallel launch would cost more than the work) and Serial can
-/// reach the data, with an instance of Exec otherwise. The one place where the BFS
-/// chooses its execution space; both calls must return the same type.
-/// (Where Serial cannot reach the data, its branch is not even compiled.)
+/// reach the data, with an instance of Exec otherwise (core_detail::with_space): the one
+/// place where the BFS chooses its execution space; both calls must return the same type.
 template <class F>
 decltype(auto) with_bfs_space(bool serial, F&& f) {
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if constexpr (kSerialReachesData) {
-    if (serial) return f(Kokkos::Serial());
-  }
-#endif
-  (void)serial;
-  return f(Exec());
+  return core_detail::with_space(serial, std::forward<F>(f));
 }
 
 /// Degrees above this are stored saturated in the parent encoding and the queue's

@@ -76,6 +76,17 @@ struct DenseArg {
   }
 };
 
+/// Rows of column-major C stored together (store_rows_left: 8 rows of a column in one
+/// vector store). Work split between threads at multiples of it stores full groups and,
+/// where C's columns start on a cache line, writes no line of C from two cores.
+constexpr int kLeftRowGroup = 8;
+
+/// The multiple of rows at which work on C of this layout is split between threads.
+template <class Layout>
+constexpr int row_group() {
+  return std::is_same<Layout, Kokkos::LayoutRight>::value ? 1 : kLeftRowGroup;
+}
+
 /// Everything one SpMM call needs, by value (captured by kernels).
 template <class S, class Layout>
 struct Operands {

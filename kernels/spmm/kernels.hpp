@@ -136,10 +136,13 @@ inline SplitRows split_rows(const LssmPlan& plan) {
 int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
                        const TuningProfile& profile, int threads);
 
-/// @param row_map  the m + 1 offsets, on the host
-/// @param block    nonzeros per unit, >= 1
+/// @param row_map    the m + 1 offsets, on the host
+/// @param block      nonzeros per unit, >= 1
+/// @param row_align  merged units begin at multiples of it (>= 1) except after a split
+///                   row: kLeftRowGroup for column-major C, whose units then write whole
+///                   cache lines of every column (and full groups of its store)
 LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bool scratch,
-                      SplitCombine combine, int workers);
+                      SplitCombine combine, int workers, int row_align = 1);
 
 /// `work` is grown to nslots * k scalars (TwoPass) when smaller (kept for the next call).
 /// Calls on one plan must not overlap (the counters and `work` are shared).

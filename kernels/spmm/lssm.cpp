@@ -52,7 +52,7 @@ int lssm_default_block(std::int64_t m, std::int64_t nnz, std::int64_t k,
 }
 
 LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bool scratch,
-                      SplitCombine combine, int workers) {
+                      SplitCombine combine, int workers, int row_align) {
   LssmPlan plan;
   plan.block = block;
   plan.scratch = scratch;
@@ -80,7 +80,7 @@ LssmPlan lssm_inspect(const std::int64_t* row_map, std::int64_t m, int block, bo
       split_slot.push_back(plan.nslots);
       continue;
     }
-    if (open_row >= 0 && slice != open_slice) close();
+    if (open_row >= 0 && slice != open_slice && r % row_align == 0) close();
     if (open_row < 0) {
       open_row = r;
       open_slice = slice;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/bits.hpp"
+#include "core/serial.hpp"
 #include "mimd/error.hpp"
 #include "spmm/kernels.hpp"
 
@@ -65,6 +66,8 @@ struct SpmmPlan<Scalar, Layout>::State {
   int left_k_tile = 8;
   std::int64_t left_pack_min_k = 16;
   std::int64_t left_panel_bytes = 8 << 20;
+  std::int64_t left_split_min_k = 16;
+  std::int64_t serial_work = 0;  ///< TuningProfile::spmm_serial_work
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -97,19 +100,35 @@ void check_dense_extents(bool right, std::int64_t m, std::int64_t n, std::int64_
                           " (min " + std::to_string(ldc_min) + ") for A " + shape(m, n));
 }
 
+/// parallel_for over [0, n) on Kokkos::Serial when `serial` (and Serial can reach the
+/// data), on the default execution space otherwise.
+template <class F>
+void for_range(const char* label, bool serial, std::int64_t n, const F& f) {
+  core_detail::with_space(serial, [&](auto space) {
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<decltype(space)>(space, 0, n), f);
+  });
+}
+
+/// `serial`: the call is small enough to run in the calling thread (State::serial_work),
+/// where every algorithm but the reference becomes the micro-kernel over all rows.
 template <class State, class Scalar, class Layout>
-void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op) {
-  using Exec = Kokkos::DefaultExecutionSpace;
+void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool serial) {
   if (op.a.m == 0 || op.k == 0) return;
   if (op.a.nnz == 0 || op.alpha == Scalar(0)) {
     const auto c = op.c;
     const Scalar beta = op.beta;
     const std::int64_t k = op.k;
-    Kokkos::parallel_for(
-        "mimd::spmm::scale", Kokkos::RangePolicy<Exec>(0, op.a.m * k),
-        KOKKOS_LAMBDA(std::int64_t x) {
+    for_range(
+        "mimd::spmm::scale", serial, op.a.m * k, KOKKOS_LAMBDA(std::int64_t x) {
           const std::int64_t i = x / k, t = x % k;
           c(i, t) = beta == Scalar(0) ? Scalar(0) : beta * c(i, t);
+        });
+    return;
+  }
+  if (serial && core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference) {
+    for_range(
+        "mimd::spmm::serial", true, 1, KOKKOS_LAMBDA(std::int64_t) {
+          spmm_detail::whole_rows(op, 0, op.a.m, op.a.val, op.a.col, 0);
         });
     return;
   }
@@ -152,14 +171,64 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
 template <class Scalar>
 void pack_rows(Scalar* rowmajor,
                const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft>& colmajor,
-               std::int64_t n, std::int64_t k, int simd) {
+               std::int64_t n, std::int64_t k, int simd, bool serial) {
   constexpr std::int64_t kBlock = 8;
-  Kokkos::parallel_for(
-      "mimd::spmm::pack_b",
-      Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, (n + kBlock - 1) / kBlock),
-      KOKKOS_LAMBDA(std::int64_t blk) {
+  for_range(
+      "mimd::spmm::pack_b", serial, (n + kBlock - 1) / kBlock, KOKKOS_LAMBDA(std::int64_t blk) {
         const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < n ? i0 + kBlock : n;
         spmm_detail::pack_rows(colmajor, rowmajor, i0, i1, k, simd);
+      });
+}
+
+/// The operands of columns [t0, t0 + w) of `op`, their B packed row-major at `packed`.
+template <class Scalar>
+KOKKOS_INLINE_FUNCTION spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> packed_panel(
+    const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op, const Scalar* packed,
+    std::int64_t t0, std::int64_t w, int k_tile) {
+  spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
+  r.a = op.a;
+  r.b = {packed, w};
+  r.c = {op.c.at(0, t0), op.c.ld};
+  r.k = w;
+  r.alpha = op.alpha;
+  r.beta = op.beta;
+  r.k_tile = k_tile;
+  r.simd = op.simd;
+  return r;
+}
+
+/// LeftStrategy::Pack with the columns split between the workers: worker w packs its own
+/// columns of B (an equal share of the groups of 8, in panels of at most
+/// st.left_panel_bytes) and computes them for all rows into its columns of C.
+/// Against rows split between workers over one shared copy: no line of a copy written in
+/// the call is read by another core, a worker's columns of C are one contiguous range (a
+/// row split shares a line of C between two workers in every column that does not start
+/// on a line), and the shares are equal; but every worker reads all of A.
+template <class State, class Scalar>
+void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op,
+                      int threads) {
+  const std::int64_t k = op.k, n = std::max<std::int64_t>(1, op.a.n);
+  const std::int64_t groups = (k + 7) / 8;
+  const std::int64_t share = (groups + threads - 1) / threads * 8;  // the widest worker's
+  const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
+  const std::int64_t width = std::min(share, std::max<std::int64_t>(8, fit / 8 * 8));
+  const std::int64_t stride = (op.a.n * width + 7) / 8 * 8;  // whole cache lines apart
+  Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
+  const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
+  const int k_tile = st.k_tile;
+  for_range(
+      "mimd::spmm::left_columns", false, threads, KOKKOS_LAMBDA(std::int64_t w) {
+        const std::int64_t c0 = groups * w / threads * 8;
+        const std::int64_t c1 = std::min(k, groups * (w + 1) / threads * 8);
+        Scalar* const mine = copies + w * stride;
+        for (std::int64_t t0 = c0; t0 < c1; t0 += width) {
+          const std::int64_t wd = std::min(width, c1 - t0);
+          const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{o.b.at(0, t0), o.b.ld};
+          for (std::int64_t i0 = 0; i0 < o.a.n; i0 += 8)
+            spmm_detail::pack_rows(b, mine, i0, i0 + 8 < o.a.n ? i0 + 8 : o.a.n, wd, o.simd);
+          spmm_detail::whole_rows(packed_panel(o, mine, t0, wd, k_tile), 0, o.a.m, o.a.val, o.a.col,
+                                  0);
+        }
       });
 }
 
@@ -168,10 +237,18 @@ void pack_rows(Scalar* rowmajor,
 /// contiguous gathers of B's rows at any tile width; C is written in place, column-major,
 /// 8 rows at a time through register transposes (LeftPackedB, common.hpp). Wide B goes in
 /// panels of columns whose copy fits st.left_panel_bytes (multiples of 8 columns, as even
-/// as that allows), each packed and multiplied in turn into its columns of C.
+/// as that allows), each packed and multiplied in turn into its columns of C by the plan's
+/// algorithm. From k = st.left_split_min_k on, with 8 columns a worker at least, the
+/// columns are split between the workers instead (run_left_columns).
 template <class State, class Scalar>
-void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op) {
+void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op,
+                bool serial) {
   const std::int64_t k = op.k, n = std::max<std::int64_t>(1, op.a.n);
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+  if (!serial && threads > 1 && k >= st.left_split_min_k && k >= 8 * threads) {
+    run_left_columns(st, op, threads);
+    return;
+  }
   const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
   const std::int64_t widest = std::max<std::int64_t>(8, fit / 8 * 8);
   const std::int64_t panels = (k + widest - 1) / widest;
@@ -180,17 +257,8 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
   for (std::int64_t t0 = 0; t0 < k; t0 += width) {
     const std::int64_t w = std::min(width, k - t0);
     const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{op.b.at(0, t0), op.b.ld};
-    pack_rows(pb, b, op.a.n, w, op.simd);
-    spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
-    r.a = op.a;
-    r.b = {pb, w};
-    r.c = {op.c.at(0, t0), op.c.ld};
-    r.k = w;
-    r.alpha = op.alpha;
-    r.beta = op.beta;
-    r.k_tile = st.k_tile;
-    r.simd = op.simd;
-    run(st, r);
+    pack_rows(pb, b, op.a.n, w, op.simd, serial);
+    run(st, packed_panel(op, pb, t0, w, st.k_tile), serial);
   }
 }
 
@@ -224,6 +292,8 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.left_k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_left_k_tile));
   st.left_pack_min_k = prof.spmm_left_pack_min_k;
   st.left_panel_bytes = prof.spmm_left_panel_bytes;
+  st.serial_work = prof.spmm_serial_work;
+  st.left_split_min_k = prof.spmm_left_split_min_k;
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.row_map);
@@ -240,9 +310,9 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   if (is_lssm(st.algorithm)) {
     st.team = core_detail::team_shape(prof);
     if (!block) block = spmm_detail::lssm_default_block(st.m, st.nnz, k_hint, prof, threads);
-    st.lssm = spmm_detail::lssm_inspect(row_map, st.m, *block,
-                                        options.use_scratch.value_or(prof.spmm_use_scratch),
-                                        options.combine.value_or(prof.spmm_combine), threads);
+    st.lssm = spmm_detail::lssm_inspect(
+        row_map, st.m, *block, options.use_scratch.value_or(prof.spmm_use_scratch),
+        options.combine.value_or(prof.spmm_combine), threads, spmm_detail::row_group<Layout>());
   } else if (st.algorithm == SpmmAlgorithm::MergePath) {
     st.merge = spmm_detail::merge_path_inspect(row_map, st.m,
                                                std::int64_t(threads) * prof.spmm_units_per_thread);
@@ -299,6 +369,9 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   op.alpha = alpha;
   op.beta = beta;
   op.simd = st.simd;
+  // Work in multiply-adds with k rounded up to whole vectors: a nonzero costs at least one.
+  const std::int64_t lanes = std::max<std::int64_t>(1, st.simd / sizeof(Scalar));
+  const bool serial = st.nnz <= st.serial_work / ((k + lanes - 1) / lanes * lanes);
   if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
     const bool trivial = st.m == 0 || k == 0 || st.nnz == 0 || alpha == Scalar(0);
     if (k == 1 && !trivial) {
@@ -312,13 +385,13 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
       r.beta = beta;
       r.k_tile = st.k_tile;
       r.simd = st.simd;
-      run(st, r);
+      run(st, r, serial);
       return;
     }
     // The reference reads the caller's B as it is, packed or not.
     if (st.left == LeftStrategy::Pack && k >= st.left_pack_min_k && !trivial &&
         st.algorithm != SpmmAlgorithm::Reference) {
-      run_packed(st, op);
+      run_packed(st, op, serial);
       return;
     }
   }
@@ -326,7 +399,7 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   // thrash the TLB and the L1 sets (measured 2-5x slower at 32 than at 8 on matrices
   // with n ~ 10^4): the profile's spmm_left_k_tile caps them.
   op.k_tile = right ? st.k_tile : std::min(st.k_tile, st.left_k_tile);
-  run(st, op);
+  run(st, op, serial);
 }
 
 template <class Scalar, class Layout>
@@ -374,6 +447,9 @@ std::string SpmmPlan<Scalar, Layout>::describe() const {
     os << " shares=" << state_->merge.nshares;
   os << " k_tile=" << state_->k_tile << " simd=" << state_->simd * 8;
   if (!std::is_same<Layout, Kokkos::LayoutRight>::value) os << " left=" << to_string(state_->left);
+  if (state_->serial_work > 0 && core_detail::kSerialReachesData &&
+      state_->algorithm != SpmmAlgorithm::Reference)
+    os << " serial_work=" << state_->serial_work;
   return os.str();
 }
 

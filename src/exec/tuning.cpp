@@ -37,6 +37,8 @@ const std::vector<IntKnob>& int_knobs() {
       {"spmm_left_k_tile", &TuningProfile::spmm_left_k_tile, 1, 64},
       {"spmm_left_pack_min_k", &TuningProfile::spmm_left_pack_min_k, 2, big},
       {"spmm_left_panel_bytes", &TuningProfile::spmm_left_panel_bytes, 1, big},
+      {"spmm_left_split_min_k", &TuningProfile::spmm_left_split_min_k, 2, big},
+      {"spmm_serial_work", &TuningProfile::spmm_serial_work, 0, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
       {"bfs_hub_degree", &TuningProfile::bfs_hub_degree, 1, big},
@@ -106,6 +108,8 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.team_vector = 32;                // a warp
     p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
     p.spmm_left_panel_bytes = std::numeric_limits<int>::max();  // one panel: no reuse to keep
+    p.spmm_serial_work = 0;  // the calling thread cannot reach device memory
+    p.spmm_left_split_min_k = std::numeric_limits<int>::max();  // a launch is not a core
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
     // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
@@ -140,6 +144,17 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_left_panel_bytes = static_cast<int>(
         std::min<std::uint64_t>({l2 * static_cast<std::uint64_t>(std::max(1, topo.cores)), llc / 4,
                                  static_cast<std::uint64_t>(std::numeric_limits<int>::max())}));
+    // Columns split between the workers from k = 16 on: 2-core Xeon (model 167), 12 of the
+    // evaluation matrices at k = 32 and 128, LayoutLeft / LayoutRight 1.2-3.5x higher than
+    // rows split over one shared copy on all but bcsstk21, fe_4elt2 and luxembourg_osm at
+    // k = 128 (the largest B, before the split columns were packed in panels).
+    // mimd-tune measures the choice.
+    p.spmm_left_split_min_k = 16;
+    // Calls that run in the calling thread: a parallel launch of 2 threads cost about
+    // 1 us on a 2-core Xeon (model 167), and the row loop alone beat it up to 16-32 Ki of
+    // work (nnz * k rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices
+    // of 4 nonzeros per row). mimd-tune measures the crossover.
+    p.spmm_serial_work = 16384;
     // Widest tile of k: 8 vector registers of accumulators up to 32 columns. At 512 bits
     // 32 and 64 measured within noise at k = 128. At 256 bits 32 beat 16 (the earlier
     // 4 registers): mimd-tune chose it on a 2-core Zen 3, and the 256-bit kernel on a
