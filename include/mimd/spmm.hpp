@@ -95,6 +95,10 @@ class SpmmPlan {
   /// C = alpha * A * B + beta * C with the matrix the plan was made for: the same
   /// row_map and entries arrays (the values may change between calls).
   /// beta = 0 overwrites C, NaN and Inf included. alpha = 0 only scales C.
+  /// Where the plan's algorithm does not run as itself (the result is the same up to
+  /// rounding): a call of at most TuningProfile::spmm_serial_work runs every algorithm
+  /// but the reference as one row loop in the calling thread, and LayoutLeft from
+  /// k = spmm_left_split_min_k splits the columns of B and C between the workers.
   /// Not to be called concurrently on one plan (it keeps a work buffer).
   /// @throws DimensionMismatch giving every extent when B or C do not fit A
   /// @throws InvalidArgument when `a` is not the matrix the plan was made for
