@@ -67,7 +67,9 @@ struct SpmmPlan<Scalar, Layout>::State {
   std::int64_t left_pack_min_k = 16;
   std::int64_t left_panel_bytes = 8 << 20;
   std::int64_t left_split_min_k = 16;
-  std::int64_t serial_work = 0;  ///< TuningProfile::spmm_serial_work
+  /// TuningProfile::spmm_serial_work; 0 where no call may run serially (the reference,
+  /// or Kokkos::Serial cannot reach the data).
+  std::int64_t serial_work = 0;
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -109,8 +111,9 @@ void for_range(const char* label, bool serial, std::int64_t n, const F& f) {
   });
 }
 
-/// `serial`: the call is small enough to run in the calling thread (State::serial_work),
-/// where every algorithm but the reference becomes the micro-kernel over all rows.
+/// `serial`: the call is small enough to run in the calling thread (State::serial_work,
+/// never set for the reference), where every algorithm becomes the micro-kernel over all
+/// rows.
 template <class State, class Scalar, class Layout>
 void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool serial) {
   if (op.a.m == 0 || op.k == 0) return;
@@ -125,7 +128,7 @@ void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool 
         });
     return;
   }
-  if (serial && core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference) {
+  if (serial) {
     for_range(
         "mimd::spmm::serial", true, 1, KOKKOS_LAMBDA(std::int64_t) {
           spmm_detail::whole_rows(op, 0, op.a.m, op.a.val, op.a.col, 0);
@@ -292,7 +295,6 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   st.left_k_tile = core_detail::pow2_floor(static_cast<std::uint64_t>(prof.spmm_left_k_tile));
   st.left_pack_min_k = prof.spmm_left_pack_min_k;
   st.left_panel_bytes = prof.spmm_left_panel_bytes;
-  st.serial_work = prof.spmm_serial_work;
   st.left_split_min_k = prof.spmm_left_split_min_k;
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
 
@@ -317,6 +319,8 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
     st.merge = spmm_detail::merge_path_inspect(row_map, st.m,
                                                std::int64_t(threads) * prof.spmm_units_per_thread);
   }
+  if (core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference)
+    st.serial_work = prof.spmm_serial_work;
   Kokkos::fence();
   st.inspect_seconds = timer.seconds();
 }
@@ -371,7 +375,8 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   op.simd = st.simd;
   // Work in multiply-adds with k rounded up to whole vectors: a nonzero costs at least one.
   const std::int64_t lanes = std::max<std::int64_t>(1, st.simd / sizeof(Scalar));
-  const bool serial = st.nnz <= st.serial_work / ((k + lanes - 1) / lanes * lanes);
+  const bool serial =
+      st.serial_work > 0 && st.nnz <= st.serial_work / ((k + lanes - 1) / lanes * lanes);
   if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
     const bool trivial = st.m == 0 || k == 0 || st.nnz == 0 || alpha == Scalar(0);
     if (k == 1 && !trivial) {
@@ -447,9 +452,7 @@ std::string SpmmPlan<Scalar, Layout>::describe() const {
     os << " shares=" << state_->merge.nshares;
   os << " k_tile=" << state_->k_tile << " simd=" << state_->simd * 8;
   if (!std::is_same<Layout, Kokkos::LayoutRight>::value) os << " left=" << to_string(state_->left);
-  if (state_->serial_work > 0 && core_detail::kSerialReachesData &&
-      state_->algorithm != SpmmAlgorithm::Reference)
-    os << " serial_work=" << state_->serial_work;
+  if (state_->serial_work > 0) os << " serial_work=" << state_->serial_work;
   return os.str();
 }
 
