@@ -173,6 +173,34 @@ TYPED_TEST(SpmmAlgorithms, LeftColumnsSplitOrNot) {
     }
 }
 
+// Column-major B packed below the columns split, its rows split by the blocks of B they
+// read (each worker copying its own: spmm_left_blocks_pct 100), or over one shared copy
+// (0; and 1, where every matrix with a share reading more than 1% of B falls back to it):
+// every configuration on every adversarial matrix, at k in one panel and past it, with
+// panels of 8 columns or of all k.
+TYPED_TEST(SpmmAlgorithms, LeftRowsByBlocksOrShared) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  std::uint32_t seed = 2100;
+  for (const int pct : {100, 1, 0})
+    for (const int panel_bytes : {1, std::numeric_limits<int>::max()}) {
+      const ProfileScope scope;
+      context().tuning().spmm_left_strategy = LeftStrategy::Pack;
+      context().tuning().spmm_left_pack_min_k = 2;
+      context().tuning().spmm_left_split_min_k = std::numeric_limits<int>::max();
+      context().tuning().spmm_left_blocks_pct = pct;
+      context().tuning().spmm_left_panel_bytes = panel_bytes;
+      for (const auto& t : adversarial_matrices(8))
+        for (const auto& cfg : all_configs())
+          for (std::int64_t k : {2, 8, 9, 17, 40}) {
+            EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)))
+                << "blocks_pct " << pct << " panel " << panel_bytes;
+            EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)))
+                << "blocks_pct " << pct << " panel " << panel_bytes;
+          }
+    }
+}
+
 TEST(SpmmAlgorithmsCoverage, AdversarialSetIsComplete) {
   // Each SPMM_CASE above selects one matrix by prefix: none may be left out.
   EXPECT_EQ(adversarial_matrices(8).size(), 9u);

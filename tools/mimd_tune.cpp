@@ -51,6 +51,9 @@ const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24", "powerlaw
 const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
 const int kPanelKs[] = {32, 128};  ///< where a panel of B can be narrower than k
+/// Where LayoutLeft's rows are split by use of B (spmm_left_blocks_pct): below the columns
+/// split, which needs 8 columns a worker.
+const int kBlocksKs[] = {8};
 constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
@@ -564,6 +567,19 @@ int main(int argc, char** argv) {
       if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, rows, kPanelKs, search_end) < -need_left)
         live = rows;
       std::cerr << "mimd-tune: LayoutLeft split done at " << seconds_since(start) << " s\n";
+    }
+    // Rows split by the blocks of B they read (each worker its own copy) or, where that
+    // is off, over one shared copy: side by side where the columns are not split.
+    if (Clock::now() < search_end && live.spmm_left_strategy == mimd::LeftStrategy::Pack &&
+        live.spmm_left_pack_min_k <= kBlocksKs[0] && live.spmm_left_blocks_pct > 0 &&
+        ctx.num_threads() > 1) {
+      mimd::TuningProfile shared = live;
+      shared.spmm_left_blocks_pct = 0;
+      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kBlocksKs));
+      if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, shared, kBlocksKs, search_end) <
+          -need_left)
+        live = shared;
+      std::cerr << "mimd-tune: LayoutLeft blocks done at " << seconds_since(start) << " s\n";
     }
     // Packed panels: the size of a panel's copy of B, from a quarter of the derived one
     // to all of k at once, each candidate side by side with the incumbent at the k that

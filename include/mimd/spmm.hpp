@@ -98,7 +98,9 @@ class SpmmPlan {
   /// Where the plan's algorithm does not run as itself (the result is the same up to
   /// rounding): a call of at most TuningProfile::spmm_serial_work runs every algorithm
   /// but the reference as one row loop in the calling thread, and LayoutLeft from
-  /// k = spmm_left_split_min_k splits the columns of B and C between the workers.
+  /// k = spmm_left_split_min_k splits the columns of B and C between the workers, below
+  /// it (spmm_left_blocks_pct) the rows into one share a worker, each from its own copy
+  /// of the rows of B it reads.
   /// Not to be called concurrently on one plan (it keeps a work buffer).
   /// @throws DimensionMismatch giving every extent when B or C do not fit A
   /// @throws InvalidArgument when `a` is not the matrix the plan was made for

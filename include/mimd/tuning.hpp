@@ -90,6 +90,17 @@ struct TuningProfile {
   /// copy. Split columns write no line of the copy or of C that another core reads or
   /// writes, but every worker reads all of A.
   int spmm_left_split_min_k = 16;
+  /// LeftStrategy::Pack on several threads where the columns are not split (k below
+  /// spmm_left_split_min_k or under 8 columns a worker) and the threads reach the matrix:
+  /// the rows are split into one share per worker (about equal nonzeros + rows), and each
+  /// worker copies the blocks of 8 rows of B its share reads into its own copy and
+  /// computes its share from it, whatever the plan's algorithm, when no worker reads more
+  /// than this percent of B's blocks; otherwise (and at 0) the plan's algorithm splits the
+  /// rows over one shared copy. Own copies write no line another core reads; the cost is
+  /// the blocks two shares both read, copied by both (at 100, a matrix whose every share
+  /// reads all of B copies all of B on every worker). The plan keeps the renumbered column
+  /// indices (4 bytes a nonzero).
+  int spmm_left_blocks_pct = 100;
   /// SpMM calls of at most this much work, nnz * k with k rounded up to whole SIMD vectors
   /// (a nonzero costs at least one vector multiply-add), run in the calling thread
   /// (Kokkos::Serial, where it can reach the data: the micro-kernel over all rows, the pack

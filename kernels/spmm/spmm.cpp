@@ -67,6 +67,14 @@ struct SpmmPlan<Scalar, Layout>::State {
   std::int64_t left_pack_min_k = 16;
   std::int64_t left_panel_bytes = 8 << 20;
   std::int64_t left_split_min_k = 16;
+  /// LayoutLeft, Pack, host-reachable data, more than one worker (run_left_blocks): worker
+  /// w's rows [left_rows[w], left_rows[w + 1]) (equal shares of nonzeros + rows, cut at
+  /// multiples of 8 rows), the blocks of 8 rows of B they read, left_blocks[left_first[w]
+  /// .. left_first[w + 1]) in ascending order, and every nonzero's column index renumbered
+  /// into its worker's copy of those blocks (left_col: slot * 8 + column % 8).
+  std::vector<std::int64_t> left_rows, left_first, left_blocks;
+  Kokkos::View<std::int32_t*, DefaultMemorySpace> left_col;
+  std::int64_t left_widest = 0;  ///< the most blocks of B one worker reads
   /// TuningProfile::spmm_serial_work; 0 where no call may run serially (the reference,
   /// or Kokkos::Serial cannot reach the data).
   std::int64_t serial_work = 0;
@@ -166,20 +174,33 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
   return v.data();
 }
 
+/// Rows of B a pack walks 8 columns at a time (spmm_detail::pack_rows_at): their copy an
+/// eighth of a panel (st.left_panel_bytes), which stays in cache. Measured on a Zen 5 VM
+/// (crack, fe_4elt2, k = 8, 32, 128): chunks of 64 to 4096 rows within noise of each other.
+inline std::int64_t pack_chunk(std::int64_t panel_bytes, std::int64_t k, std::size_t scalar) {
+  return std::max<std::int64_t>(8,
+                                panel_bytes / 8 / (k * static_cast<std::int64_t>(scalar)) / 8 * 8);
+}
+
 /// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor` at SIMD width
-/// `simd`. Work items are blocks of 8 rows (one cache line per column), walked 8 columns at
-/// a time (spmm_detail::pack_rows): with a leading dimension that is a multiple of 4 KiB
-/// every column maps to the same L1 set, so a row at a time over all k columns would evict
-/// its own lines (10-20x slower).
+/// `simd` (spmm_detail::pack_rows). Each of the `threads` workers copies one contiguous
+/// share of the rows: where A's rows are split the same way between the workers (row
+/// ranges, LSSM units taken in order) and its columns lie near its rows, a worker then
+/// reads mostly rows it copied itself. Kokkos' default chunks of a range (16 blocks of 8
+/// rows, dealt out in turn) made half of every worker's reads lines another core had just
+/// written: 2 threads 2x slower than 1 on crack at k = 8 (Zen 5 VM).
 template <class Scalar>
 void pack_rows(Scalar* rowmajor,
                const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft>& colmajor,
-               std::int64_t n, std::int64_t k, int simd, bool serial) {
-  constexpr std::int64_t kBlock = 8;
+               std::int64_t n, std::int64_t k, int simd, bool serial, int threads,
+               std::int64_t chunk) {
+  const std::int64_t blocks = (n + 7) / 8;
+  const std::int64_t shares = serial ? 1 : threads;
   for_range(
-      "mimd::spmm::pack_b", serial, (n + kBlock - 1) / kBlock, KOKKOS_LAMBDA(std::int64_t blk) {
-        const std::int64_t i0 = blk * kBlock, i1 = i0 + kBlock < n ? i0 + kBlock : n;
-        spmm_detail::pack_rows(colmajor, rowmajor, i0, i1, k, simd);
+      "mimd::spmm::pack_b", serial, shares, KOKKOS_LAMBDA(std::int64_t w) {
+        const std::int64_t i0 = blocks * w / shares * 8;
+        const std::int64_t i1 = std::min(n, blocks * (w + 1) / shares * 8);
+        if (i0 < i1) spmm_detail::pack_rows(colmajor, rowmajor, i0, i1, k, simd, chunk);
       });
 }
 
@@ -219,6 +240,7 @@ void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokko
   Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
   const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
   const int k_tile = st.k_tile;
+  const std::int64_t chunk = pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
   for_range(
       "mimd::spmm::left_columns", false, threads, KOKKOS_LAMBDA(std::int64_t w) {
         const std::int64_t c0 = groups * w / threads * 8;
@@ -227,10 +249,59 @@ void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokko
         for (std::int64_t t0 = c0; t0 < c1; t0 += width) {
           const std::int64_t wd = std::min(width, c1 - t0);
           const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{o.b.at(0, t0), o.b.ld};
-          for (std::int64_t i0 = 0; i0 < o.a.n; i0 += 8)
-            spmm_detail::pack_rows(b, mine, i0, i0 + 8 < o.a.n ? i0 + 8 : o.a.n, wd, o.simd);
+          spmm_detail::pack_rows(b, mine, 0, o.a.n, wd, o.simd, chunk);
           spmm_detail::whole_rows(packed_panel(o, mine, t0, wd, k_tile), 0, o.a.m, o.a.val, o.a.col,
                                   0);
+        }
+      });
+}
+
+/// LeftStrategy::Pack with B's rows split by use: worker w copies the blocks of 8 rows of B
+/// its rows of A read into its own copy (in panels of columns of at most
+/// st.left_panel_bytes) and computes its rows from it through column indices renumbered
+/// into that copy (State::left_col). One launch, and no line written in the call is read
+/// or written by another core: against one shared copy (rows of it copied by one core and
+/// read by another in every call: 2-4x slower on 2 cores of a Zen 5 VM at k = 8) or the
+/// columns split (every worker reads all of A, and has only k / threads columns). The cost
+/// is the blocks two workers both read, copied by both: a matrix whose every share reads
+/// all of B copies all of B on every worker (TuningProfile::spmm_left_blocks_pct bounds
+/// it). A share is not split further: a row longer than a share leaves its worker the
+/// longest.
+template <class State, class Scalar>
+void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op,
+                     int threads) {
+  const std::int64_t k = op.k, n = op.a.n;
+  const std::int64_t rows_max = std::max<std::int64_t>(1, st.left_widest * 8);
+  const std::int64_t fit =
+      st.left_panel_bytes / (rows_max * static_cast<std::int64_t>(sizeof(Scalar)));
+  const std::int64_t most = std::max<std::int64_t>(8, fit / 8 * 8);
+  const std::int64_t panels = (k + most - 1) / most;
+  const std::int64_t width = panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+  const std::int64_t stride = (rows_max * width + 7) / 8 * 8;  // whole cache lines apart
+  Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
+  spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
+  o.a.col = st.left_col.data();
+  const std::int64_t* const rows = st.left_rows.data();
+  const std::int64_t* const first = st.left_first.data();
+  const std::int64_t* const blocks = st.left_blocks.data();
+  const int k_tile = st.k_tile;
+  const std::int64_t chunk = pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
+  for_range(
+      "mimd::spmm::left_blocks", false, threads, KOKKOS_LAMBDA(std::int64_t w) {
+        if (rows[w] == rows[w + 1]) return;
+        Scalar* const mine = copies + w * stride;
+        for (std::int64_t t0 = 0; t0 < k; t0 += width) {
+          const std::int64_t wd = std::min(width, k - t0);
+          // Runs of consecutive blocks are copied as one range of rows.
+          for (std::int64_t s = first[w], e; s < first[w + 1]; s = e) {
+            for (e = s + 1; e < first[w + 1] && blocks[e] == blocks[e - 1] + 1;) ++e;
+            const std::int64_t i0 = blocks[s] * 8, i1 = std::min(n, blocks[e - 1] * 8 + 8);
+            const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{o.b.at(i0, t0), o.b.ld};
+            spmm_detail::pack_rows(b, mine + (s - first[w]) * 8 * wd, 0, i1 - i0, wd, o.simd,
+                                   chunk);
+          }
+          spmm_detail::whole_rows(packed_panel(o, mine, t0, wd, k_tile), rows[w], rows[w + 1],
+                                  o.a.val, o.a.col, 0);
         }
       });
 }
@@ -252,6 +323,10 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
     run_left_columns(st, op, threads);
     return;
   }
+  if (!serial && !st.left_rows.empty()) {
+    run_left_blocks(st, op, threads);
+    return;
+  }
   const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
   const std::int64_t widest = std::max<std::int64_t>(8, fit / 8 * 8);
   const std::int64_t panels = (k + widest - 1) / widest;
@@ -260,9 +335,68 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
   for (std::int64_t t0 = 0; t0 < k; t0 += width) {
     const std::int64_t w = std::min(width, k - t0);
     const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{op.b.at(0, t0), op.b.ld};
-    pack_rows(pb, b, op.a.n, w, op.simd, serial);
+    pack_rows(pb, b, op.a.n, w, op.simd, serial, threads,
+              pack_chunk(st.left_panel_bytes, w, sizeof(Scalar)));
     run(st, packed_panel(op, pb, t0, w, st.k_tile), serial);
   }
+}
+
+/// run_left_blocks' plan: `threads` shares of rows of about equal nonzeros + rows, cut at
+/// multiples of 8 rows, the blocks of 8 rows of B each reads and the renumbered column
+/// indices; kept (st.left_rows non-empty) when no worker reads more than `pct` percent of
+/// B's blocks and no row is longer than a share (rows that only LSSM's split can share
+/// out evenly).
+template <class State, class Scalar>
+void plan_left_blocks(State& st, const std::int64_t* row_map, const Csr<Scalar>& a, int threads,
+                      int pct) {
+  const std::int64_t m = st.m, total = st.nnz + m, nblocks = (st.n + 7) / 8;
+  if (nblocks * 8 > std::numeric_limits<std::int32_t>::max()) return;  // renumbered: int32
+  for (std::int64_t i = 0; i < m; ++i)
+    if ((row_map[i + 1] - row_map[i]) * threads > total) return;
+  const auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a.entries);
+  const std::int32_t* col = entries.data();
+  constexpr std::int64_t g = spmm_detail::kLeftRowGroup;
+  std::vector<std::int64_t> rows(threads + 1, m), first(1, 0), blocks;
+  rows[0] = 0;
+  for (int w = 1; w < threads; ++w) {
+    const std::int64_t target = total * w / threads;
+    std::int64_t l = 0, r = m;  // the first row l with row_map[l] + l >= target
+    while (l < r) {
+      const std::int64_t mid = l + (r - l) / 2;
+      if (row_map[mid] + mid < target)
+        l = mid + 1;
+      else
+        r = mid;
+    }
+    rows[w] = std::clamp((l + g / 2) / g * g, rows[w - 1], m);
+  }
+  auto renumbered = Kokkos::View<std::int32_t*, DefaultMemorySpace>(
+      Kokkos::ViewAllocateWithoutInitializing("mimd::spmm::left_col"),
+      static_cast<std::size_t>(st.nnz));
+  auto host = Kokkos::create_mirror_view(renumbered);
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(nblocks), -1);
+  std::int64_t widest = 0;
+  for (int w = 0; w < threads; ++w) {
+    const std::int64_t z0 = row_map[rows[w]], z1 = row_map[rows[w + 1]];
+    const std::size_t mine = blocks.size();
+    for (std::int64_t z = z0; z < z1; ++z) slot[col[z] / 8] = 0;
+    for (std::int64_t blk = 0; blk < nblocks; ++blk)
+      if (slot[blk] == 0) blocks.push_back(blk);
+    const std::int64_t count = static_cast<std::int64_t>(blocks.size() - mine);
+    if (count * 100 > std::int64_t(pct) * nblocks) return;
+    for (std::int64_t s = 0; s < count; ++s) slot[blocks[mine + s]] = s;
+    for (std::int64_t z = z0; z < z1; ++z)
+      host(z) = static_cast<std::int32_t>(slot[col[z] / 8] * 8 + col[z] % 8);
+    for (std::size_t s = mine; s < blocks.size(); ++s) slot[blocks[s]] = -1;
+    first.push_back(static_cast<std::int64_t>(blocks.size()));
+    widest = std::max(widest, count);
+  }
+  Kokkos::deep_copy(renumbered, host);
+  st.left_rows = std::move(rows);
+  st.left_first = std::move(first);
+  st.left_blocks = std::move(blocks);
+  st.left_col = renumbered;
+  st.left_widest = widest;
 }
 
 }  // namespace
@@ -321,6 +455,11 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
   }
   if (core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference)
     st.serial_work = prof.spmm_serial_work;
+  if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
+    if (core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference &&
+        st.left == LeftStrategy::Pack && threads > 1 && st.nnz > 0 && prof.spmm_left_blocks_pct > 0)
+      plan_left_blocks(st, row_map, a, threads, prof.spmm_left_blocks_pct);
+  }
   Kokkos::fence();
   st.inspect_seconds = timer.seconds();
 }

@@ -38,6 +38,7 @@ const std::vector<IntKnob>& int_knobs() {
       {"spmm_left_pack_min_k", &TuningProfile::spmm_left_pack_min_k, 2, big},
       {"spmm_left_panel_bytes", &TuningProfile::spmm_left_panel_bytes, 1, big},
       {"spmm_left_split_min_k", &TuningProfile::spmm_left_split_min_k, 2, big},
+      {"spmm_left_blocks_pct", &TuningProfile::spmm_left_blocks_pct, 0, 100},
       {"spmm_serial_work", &TuningProfile::spmm_serial_work, 0, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
@@ -110,6 +111,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_left_panel_bytes = std::numeric_limits<int>::max();  // one panel: no reuse to keep
     p.spmm_serial_work = 0;  // the calling thread cannot reach device memory
     p.spmm_left_split_min_k = std::numeric_limits<int>::max();  // a launch is not a core
+    p.spmm_left_blocks_pct = 0;  // nor is a team's copy of B its own cache
   } else {
     // LSSM units: the slice of A of one unit (value + column index per nonzero) is
     // streamed once, so it need not fit L1; what costs is the hand-out of a unit and
@@ -150,6 +152,12 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // k = 128 (the largest B, before the split columns were packed in panels).
     // mimd-tune measures the choice.
     p.spmm_left_split_min_k = 16;
+    // Below it, the rows split by the blocks of B they read, every worker copying its own
+    // blocks, whatever their overlap: 2-core Zen 5 VM, the 24 evaluation matrices at k = 8,
+    // LayoutLeft / LayoutRight 0.47-0.86 against 0.15-0.84 over one shared copy (crack
+    // 0.15 -> 0.55, ca-GrQc 0.15 -> 0.54, each worker reading all of B there).
+    // mimd-tune measures the choice.
+    p.spmm_left_blocks_pct = 100;
     // Calls that run in the calling thread: a parallel launch of 2 threads cost about
     // 1 us on a 2-core Xeon (model 167), and the row loop alone beat it up to 16-32 Ki of
     // work (nnz * k rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices
