@@ -154,9 +154,9 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_left_split_min_k = 16;
     // Below it, the rows split by the blocks of B they read, every worker copying its own
     // blocks, whatever their overlap: 2-core Zen 5 VM, the 24 evaluation matrices at k = 8,
-    // LayoutLeft / LayoutRight 0.47-0.86 against 0.15-0.84 over one shared copy (crack
-    // 0.15 -> 0.55, ca-GrQc 0.15 -> 0.54, each worker reading all of B there).
-    // mimd-tune measures the choice.
+    // LayoutLeft / LayoutRight geomean 0.60-0.62 (lowest 0.36-0.46) in three reports, against
+    // 0.45 (lowest 0.15: crack, ca-GrQc, commanche_dual) over one shared copy before (git
+    // 7760565, whose pack also walked all k columns at once). mimd-tune measures the choice.
     p.spmm_left_blocks_pct = 100;
     // Calls that run in the calling thread: a parallel launch of 2 threads cost about
     // 1 us on a 2-core Xeon (model 167), and the row loop alone beat it up to 16-32 Ki of
