@@ -268,8 +268,8 @@ void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokko
 /// it). A share is not split further: a row longer than a share leaves its worker the
 /// longest.
 template <class State, class Scalar>
-void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op,
-                     int threads) {
+void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op) {
+  const int threads = static_cast<int>(st.left_rows.size()) - 1;  // the plan's shares
   const std::int64_t k = op.k, n = op.a.n;
   const std::int64_t rows_max = std::max<std::int64_t>(1, st.left_widest * 8);
   const std::int64_t fit =
@@ -324,7 +324,7 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
     return;
   }
   if (!serial && !st.left_rows.empty()) {
-    run_left_blocks(st, op, threads);
+    run_left_blocks(st, op);
     return;
   }
   const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
