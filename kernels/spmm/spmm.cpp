@@ -174,6 +174,17 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
   return v.data();
 }
 
+/// Columns of a panel of LeftStrategy::Pack for `rows` rows of B: as many as keep its copy
+/// within `panel_bytes` (a multiple of 8, at least 8), the k columns in panels as even as
+/// that allows; all k when they fit.
+inline std::int64_t panel_width(std::int64_t panel_bytes, std::int64_t rows, std::int64_t k,
+                                std::size_t scalar) {
+  const std::int64_t fit = panel_bytes / (rows * static_cast<std::int64_t>(scalar));
+  const std::int64_t most = std::max<std::int64_t>(8, fit / 8 * 8);
+  const std::int64_t panels = (k + most - 1) / most;
+  return panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+}
+
 /// Rows of B a pack walks 8 columns at a time (spmm_detail::pack_rows_at): their copy an
 /// eighth of a panel (st.left_panel_bytes), which stays in cache. Measured on a Zen 5 VM
 /// (crack, fe_4elt2, k = 8, 32, 128): chunks of 64 to 4096 rows within noise of each other.
@@ -272,11 +283,7 @@ void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos
   const int threads = static_cast<int>(st.left_rows.size()) - 1;  // the plan's shares
   const std::int64_t k = op.k, n = op.a.n;
   const std::int64_t rows_max = std::max<std::int64_t>(1, st.left_widest * 8);
-  const std::int64_t fit =
-      st.left_panel_bytes / (rows_max * static_cast<std::int64_t>(sizeof(Scalar)));
-  const std::int64_t most = std::max<std::int64_t>(8, fit / 8 * 8);
-  const std::int64_t panels = (k + most - 1) / most;
-  const std::int64_t width = panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+  const std::int64_t width = panel_width(st.left_panel_bytes, rows_max, k, sizeof(Scalar));
   const std::int64_t stride = (rows_max * width + 7) / 8 * 8;  // whole cache lines apart
   Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
   spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
@@ -327,10 +334,7 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
     run_left_blocks(st, op);
     return;
   }
-  const std::int64_t fit = st.left_panel_bytes / (n * static_cast<std::int64_t>(sizeof(Scalar)));
-  const std::int64_t widest = std::max<std::int64_t>(8, fit / 8 * 8);
-  const std::int64_t panels = (k + widest - 1) / widest;
-  const std::int64_t width = panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+  const std::int64_t width = panel_width(st.left_panel_bytes, n, k, sizeof(Scalar));
   Scalar* const pb = at_least(st.packed_b, op.a.n * width, "mimd::spmm::packed_b");
   for (std::int64_t t0 = 0; t0 < k; t0 += width) {
     const std::int64_t w = std::min(width, k - t0);
