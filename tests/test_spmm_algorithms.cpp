@@ -201,6 +201,60 @@ TYPED_TEST(SpmmAlgorithms, LeftRowsByBlocksOrShared) {
     }
 }
 
+// LSSM's units handed out statically (spmm_static_work past every call): every
+// configuration on every adversarial matrix, split rows and both combines among them.
+TYPED_TEST(SpmmAlgorithms, LssmStaticHandOut) {
+  using S = typename TypeParam::Scalar;
+  using L = typename TypeParam::Layout;
+  const ProfileScope scope;
+  context().tuning().spmm_static_work = std::numeric_limits<int>::max();
+  std::uint32_t seed = 2500;
+  for (const auto& t : adversarial_matrices(8))
+    for (const auto& cfg : all_configs())
+      for (std::int64_t k : {1, 8, 33}) {
+        EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(1), S(0), ++seed)));
+        EXPECT_TRUE((check_against_reference<S, L>(cfg, t, k, S(2.5), S(-1), ++seed)));
+      }
+}
+
+// One LSSM plan whose calls alternate between the static hand-out (k = 1, within
+// spmm_static_work) and the dynamic one (k = 64, past it): a static call must leave the
+// work counters as the next dynamic call expects them (regression: a static call that
+// switched the counter set handed that call's units out from a set no worker had reset).
+TEST(SpmmLssmHandOut, StaticAndDynamicCallsAlternate) {
+  const ProfileScope scope;
+  std::vector<std::int64_t> len(200);
+  for (std::size_t i = 0; i < len.size(); ++i)
+    len[i] = i % 17 == 0 ? 40 : static_cast<std::int64_t>(i % 5);
+  const auto t = matrix_from_lengths("alternate", 300, len, 77);
+  const auto a = to_device<double>(t);
+  context().tuning().spmm_static_work = static_cast<int>(a.nnz() * 8);
+  for (const SplitCombine combine : {SplitCombine::TwoPass, SplitCombine::Atomic}) {
+    SpmmOptions o;
+    o.algorithm = SpmmAlgorithm::Lssm;
+    o.block_nnz = 8;
+    o.combine = combine;
+    o.use_scratch = false;
+    const SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 64, o);
+    ASSERT_GT(plan.num_units(), 2 * Kokkos::DefaultExecutionSpace().concurrency());
+    ASSERT_NE(plan.describe(1), plan.describe(64));
+    std::uint32_t seed = 2900;
+    for (const std::int64_t k : {64, 1, 64, 1, 1, 64, 64}) {
+      const auto b = dense<double, Kokkos::LayoutRight>(t.n, k, ++seed);
+      const auto c0 = dense<double, Kokkos::LayoutRight>(t.m, k, ++seed);
+      Dense<double, Kokkos::LayoutRight> expected("expected", t.m, k), got("got", t.m, k);
+      Kokkos::deep_copy(expected, c0);
+      Kokkos::deep_copy(got, c0);
+      SpmmOptions ref;
+      ref.algorithm = SpmmAlgorithm::Reference;
+      spmm<double, Kokkos::LayoutRight>(context(), 1.5, a, b, -0.5, expected, ref);
+      plan.apply(1.5, a, b, -0.5, got);
+      EXPECT_TRUE(matches(t, b, c0, 1.5, -0.5, expected, got))
+          << "k = " << k << ", " << to_string(combine) << ": " << plan.describe(k);
+    }
+  }
+}
+
 TEST(SpmmAlgorithmsCoverage, AdversarialSetIsComplete) {
   // Each SPMM_CASE above selects one matrix by prefix: none may be left out.
   EXPECT_EQ(adversarial_matrices(8).size(), 9u);

@@ -170,6 +170,44 @@ TEST(SpmmPlan, AutoResolvesAndDescribes) {
   EXPECT_NE(plan.describe().find(to_string(plan.algorithm())), std::string::npos);
 }
 
+// describe(k) tells apart what calls of k columns run: every algorithm but the reference
+// runs the same row loop on a call below spmm_serial_work (a ratio of two such plans is a
+// ratio of the code to itself), and itself above it.
+TEST(SpmmPlan, DescribesWhatACallRuns) {
+  const mimd::testing::ProfileScope scope;
+  const auto a = to_device<double>(matrix_from_lengths("describe", 64, {4, 1, 9, 2}, 8));
+  const std::int64_t nnz = a.nnz();
+  auto make = [&](SpmmAlgorithm alg) {
+    SpmmOptions o;
+    o.algorithm = alg;
+    return SpmmPlan<double, Kokkos::LayoutRight>(context(), a, 8, o);
+  };
+  auto make_left = [&](SpmmAlgorithm alg) {
+    SpmmOptions o;
+    o.algorithm = alg;
+    return SpmmPlan<double, Kokkos::LayoutLeft>(context(), a, 8, o);
+  };
+  // Up to 64 columns of work per nonzero (k rounded up to whole vectors) run serially.
+  context().tuning().spmm_serial_work = static_cast<int>(nnz * 64);
+  const auto lssm = make(SpmmAlgorithm::Lssm), rows = make(SpmmAlgorithm::RowParallel),
+             ref = make(SpmmAlgorithm::Reference);
+  const auto lssm_left = make_left(SpmmAlgorithm::Lssm),
+             rows_left = make_left(SpmmAlgorithm::RowParallel);
+  for (std::int64_t k : {1, 8, 64}) {
+    EXPECT_EQ(lssm.describe(k), rows.describe(k)) << "k = " << k;
+    EXPECT_EQ(lssm.describe(k).rfind("serial", 0), 0u) << lssm.describe(k);
+    EXPECT_EQ(lssm_left.describe(k), rows_left.describe(k)) << "k = " << k;
+    EXPECT_EQ(ref.describe(k), ref.describe()) << "the reference never runs serially";
+  }
+  EXPECT_NE(lssm.describe(65), rows.describe(65));
+  EXPECT_EQ(lssm.describe(65).rfind("lssm", 0), 0u) << lssm.describe(65);
+  EXPECT_EQ(rows.describe(65), rows.describe());
+  EXPECT_EQ(rows_left.describe(65), rows_left.describe());
+  context().tuning().spmm_serial_work = 0;
+  const auto lssm0 = make(SpmmAlgorithm::Lssm), rows0 = make(SpmmAlgorithm::RowParallel);
+  EXPECT_NE(lssm0.describe(1), rows0.describe(1));
+}
+
 // LSSM units: rows of exactly `block` nonzeros stay whole, one more splits in two;
 // short rows merge into units cut where the running weight (nonzeros + 1 per row)
 // crosses a multiple of the block.

@@ -2,12 +2,14 @@
 // keyed by the device fingerprint, where every ExecutionContext looks for it.
 //
 // Within --budget seconds (wall): micro-probes (10%), a coordinate search of the SpMM
-// knobs (60%), the size below which a call runs in the calling thread (to 75%), then
-// Auto's rule fitted on the same inputs (the rest). The inputs are
+// knobs (60%), the size below which a call runs in the calling thread (to 75%), the size
+// below which LSSM hands its units out statically (to 85%), then Auto's rule fitted on
+// the same inputs (the rest). The inputs are
 // generated matrices and the *training* subset of the real matrices (tune_common.hpp,
 // named in the README); the *evaluation* subset, on which the benchmark reports the
-// profile, is never read. A knob moves only when the training geomean gains more than
-// kMinGain, so measurement noise does not walk it away from the derived default.
+// profile, is never read. A knob moves only when the geomean of the training measurements
+// whose plans it changes gains more than kMinGain, twice in a row, so measurement noise does
+// not walk it away from the derived default.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <array>
@@ -18,6 +20,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <random>
 
@@ -59,31 +62,84 @@ constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
 constexpr int kRepeats = 5;  ///< sets of rounds for Auto's rule (the median counts)
 
-/// Sum over the inputs and `ks` of log(time under `cand` / time under `inc`), LSSM, the
-/// two timed side by side (tune_common.hpp); negative when `cand` is faster. Returns +inf
-/// when the deadline passes midway (the candidate is then not taken). Leaves the
-/// context's profile at `inc` (taken by value: the caller's is often the context's own).
+/// The configurations of `alg` on one input and k made under the profiles `x` and `y` (a plan
+/// reads the context's profile when it is made); the context's profile is `back` on return.
+template <class Layout>
+std::pair<std::unique_ptr<Config<Layout>>, std::unique_ptr<Config<Layout>>> configs_under(
+    mimd::ExecutionContext& ctx, const Input& in, const std::shared_ptr<Operands>& ops,
+    SpmmAlgorithm alg, const mimd::TuningProfile& x, const mimd::TuningProfile& y,
+    const mimd::TuningProfile& back) {
+  ctx.tuning() = x;
+  auto a = std::make_unique<Config<Layout>>(ctx, in, ops, alg);
+  ctx.tuning() = y;
+  auto b = std::make_unique<Config<Layout>>(ctx, in, ops, alg);
+  ctx.tuning() = back;
+  return {std::move(a), std::move(b)};
+}
+
+/// What a candidate profile does to the training measurements (inputs x ks) whose plans it
+/// changes (SpmmPlan::describe(k)): the sum of log(time under `cand` / time under `inc`),
+/// LSSM, the two timed side by side (tune_common.hpp), negative when `cand` is faster, and
+/// how many measurements that sums. A measurement whose plan the candidate leaves as it was
+/// (a block floor on a matrix of many blocks, any knob on a call that runs serially) is not
+/// timed: its ratio is the machine's noise, which would dilute the gain of a knob that
+/// matters on a few inputs only.
+struct Comparison {
+  double log_sum = 0;
+  int changed = 0;
+  bool timed_out = false;  ///< the deadline passed midway (the candidate is then not taken)
+};
+
+/// `c` gains more than kMinGain per changed measurement (geomean), within the deadline.
+bool gains(const Comparison& c) {
+  return !c.timed_out && c.changed > 0 && c.log_sum < -kMinGain * c.changed;
+}
+
+/// The Comparison of `cand` against `inc`. Leaves the context's profile at `inc` (taken
+/// by value: the caller's is often the context's own).
 template <class Layout, std::size_t N>
-double log_ratio(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
-                 const mimd::TuningProfile inc, const mimd::TuningProfile cand, const int (&ks)[N],
-                 Clock::time_point deadline) {
-  double sum = 0;
+Comparison compare(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
+                   const mimd::TuningProfile inc, const mimd::TuningProfile cand,
+                   const int (&ks)[N], Clock::time_point deadline) {
+  Comparison r;
   for (const auto& in : inputs)
     for (int k : ks) {
       if (Clock::now() > deadline) {
         ctx.tuning() = inc;
-        return std::numeric_limits<double>::infinity();
+        r.timed_out = true;
+        return r;
       }
-      auto ops = std::make_shared<Operands>(in, k);
-      ctx.tuning() = inc;
-      const Config<Layout> a(ctx, in, ops, SpmmAlgorithm::Lssm);
-      ctx.tuning() = cand;
-      const Config<Layout> b(ctx, in, ops, SpmmAlgorithm::Lssm);
-      ctx.tuning() = inc;
-      const auto t = time_interleaved({&a, &b}, kRounds);
-      sum += std::log(t[1] / t[0]);
+      const auto [a, b] = configs_under<Layout>(ctx, in, std::make_shared<Operands>(in, k),
+                                                SpmmAlgorithm::Lssm, inc, cand, inc);
+      if (a->plan().describe(k) == b->plan().describe(k)) continue;
+      const auto t = time_interleaved({a.get(), b.get()}, kRounds);
+      r.log_sum += std::log(t[1] / t[0]);
+      ++r.changed;
     }
-  return sum;
+  return r;
+}
+
+/// `cand` gains on `inc` (gains()) in two comparisons in a row: with few measurements
+/// changed, one comparison's noise alone can clear kMinGain. `verbose` prints the
+/// comparisons as `what`.
+template <class Layout, std::size_t N>
+bool wins(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
+          const mimd::TuningProfile& inc, const mimd::TuningProfile& cand, const int (&ks)[N],
+          Clock::time_point deadline, const std::string& what, bool verbose) {
+  const Comparison first = compare<Layout>(ctx, inputs, inc, cand, ks, deadline);
+  const Comparison second =
+      gains(first) ? compare<Layout>(ctx, inputs, inc, cand, ks, deadline) : Comparison{};
+  const bool won = gains(first) && gains(second);
+  if (verbose) {
+    const auto ratio = [](const Comparison& c) {
+      return c.changed ? std::exp(c.log_sum / c.changed) : 1.0;
+    };
+    std::fprintf(stderr, "mimd-tune: %s: %d measurements changed, time x%.3f", what.c_str(),
+                 first.changed, ratio(first));
+    if (gains(first)) std::fprintf(stderr, ", again x%.3f", ratio(second));
+    std::fprintf(stderr, "%s\n", won ? ": taken" : "");
+  }
+  return won;
 }
 
 // ---- probes ----------------------------------------------------------------------------
@@ -217,13 +273,10 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
       const std::int64_t rows = std::max<std::int64_t>(8, work / (4 * padded));
       const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
                                               ctx.num_threads());
-      auto ops = std::make_shared<Operands>(in, k);
-      ctx.tuning() = launch;
-      const Config<Kokkos::LayoutRight> a(ctx, in, ops, SpmmAlgorithm::RowParallel);
-      ctx.tuning() = serial;
-      const Config<Kokkos::LayoutRight> b(ctx, in, ops, SpmmAlgorithm::RowParallel);
-      ctx.tuning() = base;
-      const auto t = time_repeated({&a, &b}, kRounds, kRepeats);
+      const auto [a, b] =
+          configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
+                                             SpmmAlgorithm::RowParallel, launch, serial, base);
+      const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
       if (!(t[1] < t[0])) break;
       won = work;
     }
@@ -231,6 +284,52 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   }
   live.spmm_serial_work = static_cast<int>(fit);
   std::cerr << "mimd-tune: spmm_serial_work " << fit << "\n";
+}
+
+// ---- static hand-out ------------------------------------------------------------------
+
+/// spmm_static_work: LSSM with its units handed out statically (each worker its own range)
+/// against the dynamic hand-out, side by side on every training input and k where the two
+/// differ (not a serial call, more units than workers); the threshold is the work (as the
+/// field counts it) of the measurement up to which the static hand-out saves the most time
+/// in all (the sum of log(static / dynamic) over the measurements of at most that work,
+/// smallest), 0 when no such sum is negative or nothing differs (LSSM with scratch, as on
+/// GPUs, has no hand-out to choose). When the deadline passes, the value is kept.
+void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
+                     const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
+  const mimd::TuningProfile base = live;
+  mimd::TuningProfile dynamic = base, fixed = base;
+  dynamic.spmm_static_work = 0;
+  fixed.spmm_static_work = std::numeric_limits<int>::max();
+  const int lanes = std::max(1, mimd::effective_simd_width(base.simd_bytes) / 8);
+  std::vector<std::pair<double, double>> samples;  // work, log(static / dynamic)
+  for (int k : kKs)
+    for (const auto& in : inputs) {
+      if (Clock::now() > deadline) {
+        ctx.tuning() = base;
+        return;
+      }
+      const auto [a, b] = configs_under<Kokkos::LayoutRight>(
+          ctx, in, std::make_shared<Operands>(in, k), SpmmAlgorithm::Lssm, dynamic, fixed, base);
+      if (a->plan().describe(k) == b->plan().describe(k)) continue;
+      const auto t = time_repeated({a.get(), b.get()}, kRounds, 3);
+      const double work = static_cast<double>(in.a.nnz()) * ((k + lanes - 1) / lanes * lanes);
+      samples.emplace_back(work, std::log(t[1] / t[0]));
+      if (verbose)
+        std::fprintf(stderr, "mimd-tune: hand-out %-18s k=%-4d work %-10.0f static/dynamic %.3f\n",
+                     in.name.c_str(), k, work, t[1] / t[0]);
+    }
+  std::sort(samples.begin(), samples.end());
+  double sum = 0, best = 0, fit = 0;
+  for (const auto& [work, log_ratio] : samples) {
+    sum += log_ratio;
+    if (sum < best) {
+      best = sum;
+      fit = work;
+    }
+  }
+  live.spmm_static_work = static_cast<int>(std::min<double>(fit, std::numeric_limits<int>::max()));
+  std::cerr << "mimd-tune: spmm_static_work " << live.spmm_static_work << "\n";
 }
 
 // ---- Auto's rule -----------------------------------------------------------------------
@@ -399,6 +498,11 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
       auto ops = std::make_shared<Operands>(in, k);
       const Config<Kokkos::LayoutRight> c0(ctx, in, ops, algs[0]), c1(ctx, in, ops, algs[1]),
           c2(ctx, in, ops, algs[2]);
+      // A call every algorithm runs as the same serial row loop leaves Auto no choice: its
+      // three timings differ by the machine's noise alone, which the tree would fit.
+      if (c0.plan().describe(k) == c1.plan().describe(k) &&
+          c0.plan().describe(k) == c2.plan().describe(k))
+        continue;
       const auto sec = time_repeated({&c0, &c1, &c2}, kRounds, kRepeats);
       const double best = *std::min_element(sec.begin(), sec.end());
       Sample smp;
@@ -503,6 +607,12 @@ int main(int argc, char** argv) {
       for (int b : {512, 1024, 2048, 4096, 8192})
         block.values.push_back([b](mimd::TuningProfile& q) { q.spmm_block_nnz = b; });
       axes.push_back(block);
+      // The least work a unit carries (block floor x k): below it a unit's hand-out (the
+      // work counter, a call of the micro-kernel) outweighs its rows on small matrices.
+      Axis floor{"spmm_block_floor_work", {}};
+      for (int f : {2048, 8192, 32768, 131072})
+        floor.values.push_back([f](mimd::TuningProfile& q) { q.spmm_block_floor_work = f; });
+      axes.push_back(floor);
       Axis units{"spmm_units_per_thread", {}};
       for (int u : {1, 2, 4, 8, 16})
         units.values.push_back([u](mimd::TuningProfile& q) { q.spmm_units_per_thread = u; });
@@ -518,7 +628,6 @@ int main(int argc, char** argv) {
     // Passes over the axes while the search's share of the budget lasts, until one
     // moves nothing. Every candidate is timed side by side with the incumbent and must
     // beat it by kMinGain per measurement (geomean).
-    const double need = kMinGain * static_cast<double>(inputs.size() * std::size(kKs));
     for (int pass = 0; pass < kMaxPasses && Clock::now() < search_end; ++pass) {
       bool moved = false;
       for (const auto& axis : axes) {
@@ -526,7 +635,9 @@ int main(int argc, char** argv) {
           mimd::TuningProfile cand = live;
           set(cand);
           if (cand.to_json() == live.to_json()) continue;
-          if (log_ratio<Kokkos::LayoutRight>(ctx, inputs, live, cand, kKs, search_end) < -need) {
+          const std::string what = std::string(axis.name) + " " +
+                                   nlohmann::json::parse(cand.to_json())[axis.name].dump();
+          if (wins<Kokkos::LayoutRight>(ctx, inputs, live, cand, kKs, search_end, what, verbose)) {
             live = cand;
             moved = true;
           }
@@ -547,7 +658,8 @@ int main(int argc, char** argv) {
       int min_k = std::numeric_limits<int>::max();
       for (std::size_t i = std::size(kLeftKs); i-- > 0;) {
         const int k[] = {kLeftKs[i]};
-        if (!(log_ratio<Kokkos::LayoutLeft>(ctx, inputs, tile, pack, k, search_end) < 0)) break;
+        const Comparison c = compare<Kokkos::LayoutLeft>(ctx, inputs, tile, pack, k, search_end);
+        if (c.timed_out || !(c.log_sum < 0)) break;
         min_k = kLeftKs[i];
       }
       live = base;
@@ -563,8 +675,8 @@ int main(int argc, char** argv) {
         live.spmm_left_split_min_k != std::numeric_limits<int>::max()) {
       mimd::TuningProfile rows = live;
       rows.spmm_left_split_min_k = std::numeric_limits<int>::max();
-      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kPanelKs));
-      if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, rows, kPanelKs, search_end) < -need_left)
+      if (wins<Kokkos::LayoutLeft>(ctx, inputs, live, rows, kPanelKs, search_end,
+                                   "spmm_left_split_min_k never", verbose))
         live = rows;
       std::cerr << "mimd-tune: LayoutLeft split done at " << seconds_since(start) << " s\n";
     }
@@ -575,9 +687,8 @@ int main(int argc, char** argv) {
         ctx.num_threads() > 1) {
       mimd::TuningProfile shared = live;
       shared.spmm_left_blocks_pct = 0;
-      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kBlocksKs));
-      if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, shared, kBlocksKs, search_end) <
-          -need_left)
+      if (wins<Kokkos::LayoutLeft>(ctx, inputs, live, shared, kBlocksKs, search_end,
+                                   "spmm_left_blocks_pct 0", verbose))
         live = shared;
       std::cerr << "mimd-tune: LayoutLeft blocks done at " << seconds_since(start) << " s\n";
     }
@@ -586,20 +697,21 @@ int main(int argc, char** argv) {
     // pack, kept when it gains kMinGain per measurement (geomean).
     if (Clock::now() < search_end && live.spmm_left_strategy == mimd::LeftStrategy::Pack) {
       const int derived = live.spmm_left_panel_bytes;
-      const double need_left = kMinGain * static_cast<double>(inputs.size() * std::size(kPanelKs));
       for (const long long bytes : {derived / 4LL, derived * 4LL, derived * 16LL,
                                     static_cast<long long>(std::numeric_limits<int>::max())}) {
         mimd::TuningProfile cand = live;
         cand.spmm_left_panel_bytes =
             static_cast<int>(std::clamp<long long>(bytes, 1, std::numeric_limits<int>::max()));
         if (cand.spmm_left_panel_bytes == live.spmm_left_panel_bytes) continue;
-        if (log_ratio<Kokkos::LayoutLeft>(ctx, inputs, live, cand, kPanelKs, search_end) <
-            -need_left)
+        if (wins<Kokkos::LayoutLeft>(
+                ctx, inputs, live, cand, kPanelKs, search_end,
+                "spmm_left_panel_bytes " + std::to_string(cand.spmm_left_panel_bytes), verbose))
           live = cand;
       }
       std::cerr << "mimd-tune: LayoutLeft panels done at " << seconds_since(start) << " s\n";
     }
     fit_serial_work(live, ctx, at(0.75));
+    fit_static_work(live, ctx, inputs, at(0.85), verbose);
     fit_auto_rule(live, ctx, inputs, at(0.95), verbose);
     const auto probes = p.probes;
     p = live;

@@ -6,8 +6,9 @@
 // that stay in cache can beat it where B, its copy and C overflow the last-level cache).
 // One run, the context's threads; the configurations of one matrix and k are timed in
 // interleaved rounds (tune_common.hpp), so every figure is a ratio of two measurements taken
-// side by side; each is the median of --repeats such sets. Configurations with the same plan
-// (SpmmPlan::describe) are timed once.
+// side by side; each is the median of --repeats such sets. Configurations that run the same
+// code for the call (SpmmPlan::describe(k): the same plan, or a call small enough that every
+// algorithm runs it as one row loop in the calling thread) are timed once.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -101,17 +102,18 @@ int main(int argc, char** argv) {
             c_auto(ctx, in, dense, SpmmAlgorithm::Auto);
         const Config<Kokkos::LayoutLeft> c_left(ctx, in, dense, SpmmAlgorithm::Lssm);
         const CopyB c_copy(dense);
-        // A configuration whose plan is another's (auto choosing what a fixed algorithm
-        // runs; a tuned profile that leaves a matrix's plan as the defaults make it) is
-        // that configuration: it is timed once and the figure shared, so that a ratio of a
-        // plan to itself reads 1 instead of the machine's noise.
+        // A configuration that runs what another runs (auto choosing what a fixed
+        // algorithm runs; a tuned profile that leaves a matrix's plan as the defaults make
+        // it; any algorithm on a call that runs serially) is that configuration: it is
+        // timed once and the figure shared, so that a ratio of code to itself reads 1
+        // instead of the machine's noise.
         const Config<Kokkos::LayoutRight>* right[] = {&c_default, &c_lssm, &c_merge, &c_row,
                                                       &c_auto};
         std::vector<const Timed*> timed;
         std::vector<std::string> plans;  // plans[i]: the plan timed as timed[i]
         std::size_t slot[std::size(right)];
         for (std::size_t c = 0; c < std::size(right); ++c) {
-          const std::string d = right[c]->plan().describe();
+          const std::string d = right[c]->plan().describe(k);
           const auto at = std::find(plans.begin(), plans.end(), d);
           slot[c] = static_cast<std::size_t>(at - plans.begin());
           if (at == plans.end()) {

@@ -122,7 +122,18 @@ class SpmmPlan {
   std::int64_t num_units() const;  ///< work units of the plan (LSSM (team), merge path)
   std::int64_t num_split_rows() const;
   double inspect_seconds() const;  ///< wall time of the inspection
-  std::string describe() const;    ///< one line: algorithm, block, units, split rows
+  /// One line: the algorithm and what its plan holds (block, units, split rows, ...), the k
+  /// tile and SIMD width, for LayoutLeft the strategy and its knobs, the serial threshold.
+  /// Two plans of one matrix described alike run the same code.
+  std::string describe() const;
+  /// What a call with k columns runs: describe(), unless the call is small enough to run in
+  /// the calling thread (TuningProfile::spmm_serial_work), where every algorithm but the
+  /// reference runs the same row loop: then "serial" with what that loop depends on (k
+  /// tile, SIMD width, LayoutLeft's strategy); for LSSM on row-major operands, how this
+  /// call hands its units out (TuningProfile::spmm_static_work) instead of the threshold.
+  /// Two plans of one matrix whose calls of k columns are described alike run the same
+  /// code for them.
+  std::string describe(std::int64_t k) const;
 
   struct State;
 

@@ -107,6 +107,14 @@ struct TuningProfile {
   /// of column-major B included) instead of paying a parallel launch; the reference
   /// algorithm is never moved. 0: never (GPUs).
   int spmm_serial_work = 16384;
+  /// LSSM calls (without scratch staging) of at most this much work, counted as
+  /// spmm_serial_work counts it, hand out no units at run time: each worker runs the units
+  /// of its own range (equal shares of the plan's units, so of nonzeros + rows) in order,
+  /// with no work counter and no stealing. Dynamic hand-out moves the counters' cache lines
+  /// between cores (about 1 us a call on a 2-core VM), which a call of a few microseconds
+  /// may not win back; larger calls keep it, against uneven rows and uneven cores. 0:
+  /// never (the derived default).
+  int spmm_static_work = 0;
 
   // BFS (direction-optimizing, Beamer et al. SC'12; GAP defaults)
   int bfs_alpha = 15;

@@ -94,6 +94,9 @@ struct LssmPlan {
   /// Nonzeros of the largest unit: what scratch staging must hold (a merged unit may
   /// exceed `block` by parts of its first and last rows).
   std::int64_t max_unit_nnz = 0;
+  /// TuningProfile::spmm_static_work: calls within it (within_work) run each worker's range
+  /// of units in order, without the counters.
+  std::int64_t static_work = 0;
   /// nunits + 1 entries: unit u covers rows [unit_row(u), unit_row(u + 1)) when merged,
   /// or one piece of row unit_row(u) when split.
   Kokkos::View<std::int32_t*, DefaultMemorySpace> unit_row;

@@ -17,7 +17,10 @@
 // scratch); each worker takes the units of its own contiguous range through an atomic
 // counter, then steals units from the other ranges through theirs until none is left:
 // dynamic scheduling without the runtime's per-chunk overhead, and without giving up
-// the locality of contiguous rows (which matters on banded matrices at large k). Rows are computed
+// the locality of contiguous rows (which matters on banded matrices at large k). A call of
+// at most TuningProfile::spmm_static_work runs each worker's range in order instead: for a
+// few microseconds of work the counters' cache lines moving between cores cost more than
+// the balance they buy (the units are of equal weight already). Rows are computed
 // by the register-tiled micro-kernel of common.hpp (k specialised, tiles of k_tile columns). With
 // scratch, a unit's slice of A (values, column indices) is first staged in team scratch memory
 // (shared memory on GPUs; on CPUs a copy that stays in L1).
@@ -219,20 +222,28 @@ MIMD_SPMM_DECLARE_LSSM(S, L) {
   lssm_prepare_split_rows(plan, op, work);
   S* const buf = work.data();
 
-  const int cur = *plan.parity, other = 1 - cur;
-  *plan.parity = other;
   const std::int64_t workers = plan.workers;
-  const UnitQueue queue{counter + cur * kCounterStride * workers, nunits, workers};
-  std::int64_t* const next_set = counter + other * kCounterStride * workers;
-  if (!plan.scratch && nunits == workers) {
-    // One unit per worker (a matrix lighter than a block per thread): no queue to run.
+  if (!plan.scratch &&
+      (nunits == workers || within_work<S>(op.a.nnz, op.k, op.simd, plan.static_work))) {
+    // One unit per worker (a matrix lighter than a block per thread), or a call too short to
+    // win back the counters' traffic between cores: each worker runs its own range in order.
+    // The counters are not touched, so the parity stays: the set of the next dynamic call
+    // is still zero.
     Kokkos::parallel_for(
         "mimd::spmm::lssm_static", Kokkos::RangePolicy<Exec>(0, plan.workers),
-        KOKKOS_LAMBDA(int u) {
-          run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
-                   atomic, buf, sr, op.a.val, op.a.col, 0);
+        KOKKOS_LAMBDA(int w) {
+          const std::int64_t end = (w + 1) * nunits / workers;
+          for (std::int64_t u = w * nunits / workers; u < end; ++u)
+            run_unit(op, unit_row[u], unit_row[u + 1], unit_nz[u], unit_nz[u + 1], unit_slot[u],
+                     atomic, buf, sr, op.a.val, op.a.col, 0);
         });
-  } else if (!plan.scratch) {
+    return;
+  }
+  const int cur = *plan.parity, other = 1 - cur;
+  *plan.parity = other;
+  const UnitQueue queue{counter + cur * kCounterStride * workers, nunits, workers};
+  std::int64_t* const next_set = counter + other * kCounterStride * workers;
+  if (!plan.scratch) {
     Kokkos::parallel_for(
         "mimd::spmm::lssm", Kokkos::RangePolicy<Exec>(0, plan.workers), KOKKOS_LAMBDA(int w) {
           next_set[w * kCounterStride] = 0;

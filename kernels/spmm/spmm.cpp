@@ -164,6 +164,13 @@ void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool 
   }
 }
 
+/// Whether a call with k columns runs in the calling thread: its work (within_work) at most
+/// the plan's serial_work.
+template <class Scalar, class State>
+bool runs_serially(const State& st, std::int64_t k) {
+  return spmm_detail::within_work<Scalar>(st.nnz, k, st.simd, st.serial_work);
+}
+
 /// Grows `v` to at least `size` elements (contents not kept).
 template <class Scalar>
 Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size,
@@ -453,6 +460,7 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
     st.lssm = spmm_detail::lssm_inspect(
         row_map, st.m, *block, options.use_scratch.value_or(prof.spmm_use_scratch),
         options.combine.value_or(prof.spmm_combine), threads, spmm_detail::row_group<Layout>());
+    st.lssm.static_work = prof.spmm_static_work;
   } else if (st.algorithm == SpmmAlgorithm::MergePath) {
     st.merge = spmm_detail::merge_path_inspect(row_map, st.m,
                                                std::int64_t(threads) * prof.spmm_units_per_thread);
@@ -516,10 +524,7 @@ void SpmmPlan<Scalar, Layout>::apply(Scalar alpha, const Csr<Scalar>& a, std::in
   op.alpha = alpha;
   op.beta = beta;
   op.simd = st.simd;
-  // Work in multiply-adds with k rounded up to whole vectors: a nonzero costs at least one.
-  const std::int64_t lanes = std::max<std::int64_t>(1, st.simd / sizeof(Scalar));
-  const bool serial =
-      st.serial_work > 0 && st.nnz <= st.serial_work / ((k + lanes - 1) / lanes * lanes);
+  const bool serial = runs_serially<Scalar>(st, k);
   if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
     const bool trivial = st.m == 0 || k == 0 || st.nnz == 0 || alpha == Scalar(0);
     if (k == 1 && !trivial) {
@@ -580,23 +585,63 @@ template <class Scalar, class Layout>
 double SpmmPlan<Scalar, Layout>::inspect_seconds() const {
   return state_->inspect_seconds;
 }
+namespace {
+
+/// SpmmPlan::describe of the plan `st`, with `hand_out` for how LSSM (without scratch)
+/// hands its units out: the threshold (spmm_static_work) or, for one call, the outcome.
+template <class Layout, class State>
+std::string describe_plan(const State& st, const std::string& hand_out) {
+  std::ostringstream os;
+  os << to_string(st.algorithm);
+  if (is_lssm(st.algorithm))
+    os << " block=" << st.lssm.block << " units=" << st.lssm.nunits
+       << " split_rows=" << st.lssm.nsplit_rows << " combine=" << to_string(st.lssm.combine)
+       << " scratch=" << (st.lssm.scratch ? "yes" : "no");
+  if (st.algorithm == SpmmAlgorithm::Lssm && !st.lssm.scratch) os << " " << hand_out;
+  if (st.algorithm == SpmmAlgorithm::LssmTeam)
+    os << " team=" << (st.team.team_size ? std::to_string(st.team.team_size) : "auto")
+       << " vector=" << st.team.vector << " team_scratch=" << st.team.scratch_bytes;
+  else if (st.algorithm == SpmmAlgorithm::MergePath)
+    os << " shares=" << st.merge.nshares;
+  os << " k_tile=" << st.k_tile << " simd=" << st.simd * 8;
+  if (!std::is_same<Layout, Kokkos::LayoutRight>::value) {
+    os << " left=" << to_string(st.left) << " left_k_tile=" << st.left_k_tile;
+    if (st.left == LeftStrategy::Pack)
+      os << " pack_min_k=" << st.left_pack_min_k << " panel_bytes=" << st.left_panel_bytes
+         << " split_min_k=" << st.left_split_min_k
+         << " rows_by_blocks=" << (st.left_rows.empty() ? "no" : "yes");
+  }
+  if (st.serial_work > 0) os << " serial_work=" << st.serial_work;
+  return os.str();
+}
+
+}  // namespace
+
+template <class Scalar, class Layout>
+std::string SpmmPlan<Scalar, Layout>::describe(std::int64_t k) const {
+  const State& st = *state_;
+  if (runs_serially<Scalar>(st, k)) {
+    std::ostringstream os;
+    os << "serial k_tile=" << st.k_tile << " simd=" << st.simd * 8;
+    // LayoutLeft as apply() runs it serially: one column as row-major, packed, or in place.
+    if (!std::is_same<Layout, Kokkos::LayoutRight>::value && k > 1) {
+      if (st.left == LeftStrategy::Pack && k >= st.left_pack_min_k)
+        os << " left=pack panel_bytes=" << st.left_panel_bytes;
+      else
+        os << " left=tile left_k_tile=" << std::min(st.k_tile, st.left_k_tile);
+    }
+    return os.str();
+  }
+  // LayoutLeft runs LSSM on panels of fewer columns, or not at all: the threshold stays.
+  if (!std::is_same<Layout, Kokkos::LayoutRight>::value) return describe();
+  const bool fixed = st.lssm.nunits == st.lssm.workers ||
+                     spmm_detail::within_work<Scalar>(st.nnz, k, st.simd, st.lssm.static_work);
+  return describe_plan<Layout>(st, fixed ? "hand_out=static" : "hand_out=dynamic");
+}
+
 template <class Scalar, class Layout>
 std::string SpmmPlan<Scalar, Layout>::describe() const {
-  std::ostringstream os;
-  os << to_string(state_->algorithm);
-  if (is_lssm(state_->algorithm))
-    os << " block=" << state_->lssm.block << " units=" << state_->lssm.nunits
-       << " split_rows=" << state_->lssm.nsplit_rows << " combine=" << to_string(combine())
-       << " scratch=" << (uses_scratch() ? "yes" : "no");
-  if (state_->algorithm == SpmmAlgorithm::LssmTeam)
-    os << " team=" << (state_->team.team_size ? std::to_string(state_->team.team_size) : "auto")
-       << " vector=" << state_->team.vector;
-  else if (state_->algorithm == SpmmAlgorithm::MergePath)
-    os << " shares=" << state_->merge.nshares;
-  os << " k_tile=" << state_->k_tile << " simd=" << state_->simd * 8;
-  if (!std::is_same<Layout, Kokkos::LayoutRight>::value) os << " left=" << to_string(state_->left);
-  if (state_->serial_work > 0) os << " serial_work=" << state_->serial_work;
-  return os.str();
+  return describe_plan<Layout>(*state_, "static_work=" + std::to_string(state_->lssm.static_work));
 }
 
 template <class Scalar, class Layout>

@@ -40,6 +40,7 @@ const std::vector<IntKnob>& int_knobs() {
       {"spmm_left_split_min_k", &TuningProfile::spmm_left_split_min_k, 2, big},
       {"spmm_left_blocks_pct", &TuningProfile::spmm_left_blocks_pct, 0, 100},
       {"spmm_serial_work", &TuningProfile::spmm_serial_work, 0, big},
+      {"spmm_static_work", &TuningProfile::spmm_static_work, 0, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
       {"bfs_hub_degree", &TuningProfile::bfs_hub_degree, 1, big},
@@ -110,6 +111,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
     p.spmm_left_panel_bytes = std::numeric_limits<int>::max();  // one panel: no reuse to keep
     p.spmm_serial_work = 0;  // the calling thread cannot reach device memory
+    p.spmm_static_work = 0;  // a unit is a team; the hardware schedules them (no hand-out)
     p.spmm_left_split_min_k = std::numeric_limits<int>::max();  // a launch is not a core
     p.spmm_left_blocks_pct = 0;  // nor is a team's copy of B its own cache
   } else {
@@ -163,6 +165,12 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // work (nnz * k rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices
     // of 4 nonzeros per row). mimd-tune measures the crossover.
     p.spmm_serial_work = 16384;
+    // LSSM's units always handed out dynamically. On a 2-core Zen 5 VM, in one hour the
+    // static hand-out ran 3-12% faster on the smallest parallel calls (Erdos971, jazz,
+    // lp_e226, rajat19 at k = 32: 84-173 Ki of work, 6-10 us), in the next 5-50% slower on
+    // every training input, the evenly loaded stencil included (the two cores were not
+    // equally fast, which only the dynamic hand-out absorbs). mimd-tune measures it.
+    p.spmm_static_work = 0;
     // Widest tile of k: 8 vector registers of accumulators up to 32 columns. At 512 bits
     // 32 and 64 measured within noise at k = 128. At 256 bits 32 beat 16 (the earlier
     // 4 registers): mimd-tune chose it on a 2-core Zen 3, and the 256-bit kernel on a
