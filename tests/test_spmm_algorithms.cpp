@@ -124,11 +124,11 @@ TYPED_TEST(SpmmAlgorithms, TeamShapes) {
   }
 }
 
-// Calls of at most spmm_serial_work multiply-adds run in the calling thread, where every
-// algorithm but the reference becomes the micro-kernel over all rows (column-major B packed
-// there too): every configuration on every adversarial matrix with the threshold past all
-// of them, at k = 1, in place (7), packed (16, 33: LeftStrategy::Pack from k = 16) and past
-// a tile (130), with alpha = 0 (C only scaled) among the coefficients.
+// Calls of at most spmm_serial_work (work as within_work counts it) run in the calling thread,
+// where every algorithm but the reference becomes the micro-kernel over all rows (column-major B
+// packed there too): every configuration on every adversarial matrix with the threshold past all of
+// them, at k = 1, in place (7), packed (16, 33: LeftStrategy::Pack from k = 16) and past a tile
+// (130), with alpha = 0 (C only scaled) among the coefficients.
 TYPED_TEST(SpmmAlgorithms, SerialSmallCalls) {
   using S = typename TypeParam::Scalar;
   using L = typename TypeParam::Layout;
@@ -228,7 +228,7 @@ TEST(SpmmLssmHandOut, StaticAndDynamicCallsAlternate) {
     len[i] = i % 17 == 0 ? 40 : static_cast<std::int64_t>(i % 5);
   const auto t = matrix_from_lengths("alternate", 300, len, 77);
   const auto a = to_device<double>(t);
-  context().tuning().spmm_static_work = static_cast<int>(a.nnz() * 8);
+  context().tuning().spmm_static_work = static_cast<int>((a.nnz() + a.nrows) * 8);
   for (const SplitCombine combine : {SplitCombine::TwoPass, SplitCombine::Atomic}) {
     SpmmOptions o;
     o.algorithm = SpmmAlgorithm::Lssm;

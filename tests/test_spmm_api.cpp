@@ -187,8 +187,8 @@ TEST(SpmmPlan, DescribesWhatACallRuns) {
     o.algorithm = alg;
     return SpmmPlan<double, Kokkos::LayoutLeft>(context(), a, 8, o);
   };
-  // Up to 64 columns of work per nonzero (k rounded up to whole vectors) run serially.
-  context().tuning().spmm_serial_work = static_cast<int>(nnz * 64);
+  // Up to 64 columns (rounded up to whole vectors) of work per nonzero and row run serially.
+  context().tuning().spmm_serial_work = static_cast<int>((nnz + a.nrows) * 64);
   const auto lssm = make(SpmmAlgorithm::Lssm), rows = make(SpmmAlgorithm::RowParallel),
              ref = make(SpmmAlgorithm::Reference);
   const auto lssm_left = make_left(SpmmAlgorithm::Lssm),

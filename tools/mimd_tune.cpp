@@ -270,7 +270,8 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
     std::int64_t won = 0;
     for (std::int64_t work = 1024; work <= kLargest; work *= 2) {
       if (Clock::now() > deadline) return;
-      const std::int64_t rows = std::max<std::int64_t>(8, work / (4 * padded));
+      // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
+      const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
       const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
                                               ctx.num_threads());
       const auto [a, b] =
@@ -313,7 +314,8 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
           ctx, in, std::make_shared<Operands>(in, k), SpmmAlgorithm::Lssm, dynamic, fixed, base);
       if (a->plan().describe(k) == b->plan().describe(k)) continue;
       const auto t = time_repeated({a.get(), b.get()}, kRounds, 3);
-      const double work = static_cast<double>(in.a.nnz()) * ((k + lanes - 1) / lanes * lanes);
+      const double work =
+          static_cast<double>(in.a.nnz() + in.a.nrows) * ((k + lanes - 1) / lanes * lanes);
       samples.emplace_back(work, std::log(t[1] / t[0]));
       if (verbose)
         std::fprintf(stderr, "mimd-tune: hand-out %-18s k=%-4d work %-10.0f static/dynamic %.3f\n",

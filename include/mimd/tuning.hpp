@@ -101,8 +101,9 @@ struct TuningProfile {
   /// reads all of B copies all of B on every worker). The plan keeps the renumbered column
   /// indices (4 bytes a nonzero).
   int spmm_left_blocks_pct = 100;
-  /// SpMM calls of at most this much work, nnz * k with k rounded up to whole SIMD vectors
-  /// (a nonzero costs at least one vector multiply-add), run in the calling thread
+  /// SpMM calls of at most this much work, (nnz + m) * k with k rounded up to whole SIMD
+  /// vectors (a nonzero's multiply-adds and a row's k results each cost at least one
+  /// vector), run in the calling thread
   /// (Kokkos::Serial, where it can reach the data: the micro-kernel over all rows, the pack
   /// of column-major B included) instead of paying a parallel launch; the reference
   /// algorithm is never moved. 0: never (GPUs).

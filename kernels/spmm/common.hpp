@@ -87,14 +87,16 @@ constexpr int row_group() {
   return std::is_same<Layout, Kokkos::LayoutRight>::value ? 1 : kLeftRowGroup;
 }
 
-/// Whether a call on `nnz` nonzeros and k columns is within `limit` work, the work counted
-/// in multiply-adds with k rounded up to whole vectors of `simd` bytes (a nonzero costs at
-/// least one vector): the measure of TuningProfile::spmm_serial_work and spmm_static_work.
-/// A limit of 0 holds nothing.
+/// Whether a call on m rows, `nnz` nonzeros and k columns is within `limit` work, the work
+/// counted as (nnz + m) * k with k rounded up to whole vectors of `simd` bytes: a nonzero's
+/// multiply-adds and a row's k results each cost at least one vector (a matrix of one
+/// nonzero a row costs about twice one of many per row and the same nonzeros). The measure
+/// of TuningProfile::spmm_serial_work and spmm_static_work. A limit of 0 holds nothing.
 template <class S>
-inline bool within_work(std::int64_t nnz, std::int64_t k, int simd, std::int64_t limit) {
+inline bool within_work(std::int64_t m, std::int64_t nnz, std::int64_t k, int simd,
+                        std::int64_t limit) {
   const std::int64_t l = simd / static_cast<std::int64_t>(sizeof(S)), lanes = l > 1 ? l : 1;
-  return limit > 0 && k > 0 && nnz <= limit / ((k + lanes - 1) / lanes * lanes);
+  return limit > 0 && k > 0 && nnz + m <= limit / ((k + lanes - 1) / lanes * lanes);
 }
 
 /// Everything one SpMM call needs, by value (captured by kernels).

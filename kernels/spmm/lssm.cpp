@@ -224,7 +224,7 @@ MIMD_SPMM_DECLARE_LSSM(S, L) {
 
   const std::int64_t workers = plan.workers;
   if (!plan.scratch &&
-      (nunits == workers || within_work<S>(op.a.nnz, op.k, op.simd, plan.static_work))) {
+      (nunits == workers || within_work<S>(op.a.m, op.a.nnz, op.k, op.simd, plan.static_work))) {
     // One unit per worker (a matrix lighter than a block per thread), or a call too short to
     // win back the counters' traffic between cores: each worker runs its own range in order.
     // The counters are not touched, so the parity stays: the set of the next dynamic call

@@ -168,7 +168,7 @@ void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool 
 /// the plan's serial_work.
 template <class Scalar, class State>
 bool runs_serially(const State& st, std::int64_t k) {
-  return spmm_detail::within_work<Scalar>(st.nnz, k, st.simd, st.serial_work);
+  return spmm_detail::within_work<Scalar>(st.m, st.nnz, k, st.simd, st.serial_work);
 }
 
 /// Grows `v` to at least `size` elements (contents not kept).
@@ -634,8 +634,9 @@ std::string SpmmPlan<Scalar, Layout>::describe(std::int64_t k) const {
   }
   // LayoutLeft runs LSSM on panels of fewer columns, or not at all: the threshold stays.
   if (!std::is_same<Layout, Kokkos::LayoutRight>::value) return describe();
-  const bool fixed = st.lssm.nunits == st.lssm.workers ||
-                     spmm_detail::within_work<Scalar>(st.nnz, k, st.simd, st.lssm.static_work);
+  const bool fixed =
+      st.lssm.nunits == st.lssm.workers ||
+      spmm_detail::within_work<Scalar>(st.m, st.nnz, k, st.simd, st.lssm.static_work);
   return describe_plan<Layout>(st, fixed ? "hand_out=static" : "hand_out=dynamic");
 }
 

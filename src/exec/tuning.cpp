@@ -162,9 +162,11 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.spmm_left_blocks_pct = 100;
     // Calls that run in the calling thread: a parallel launch of 2 threads cost about
     // 1 us on a 2-core Xeon (model 167), and the row loop alone beat it up to 16-32 Ki of
-    // work (nnz * k rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices
-    // of 4 nonzeros per row). mimd-tune measures the crossover.
-    p.spmm_serial_work = 16384;
+    // nnz * k (rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices of 4
+    // nonzeros per row), 20-40 Ki of (nnz + m) * k. Counted in nnz * k alone, matrices of
+    // 1-2 nonzeros a row went serial too early (2-core Zen 5 VM, threshold 131072: Pd and
+    // bcsstm25 at k = 8 0.63-0.80x). mimd-tune measures the crossover.
+    p.spmm_serial_work = 20480;
     // LSSM's units always handed out dynamically. On a 2-core Zen 5 VM, in one hour the
     // static hand-out ran 3-12% faster on the smallest parallel calls (Erdos971, jazz,
     // lp_e226, rajat19 at k = 32: 84-173 Ki of work, 6-10 us), in the next 5-50% slower on
