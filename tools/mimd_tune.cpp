@@ -250,8 +250,11 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 // ---- serial calls ----------------------------------------------------------------------
 
 /// spmm_serial_work: the largest call (its work as the field counts it, on a doubling grid
-/// from 1024) up to which the calling thread beat a parallel launch at every size measured,
-/// at k = 1 and at k = 32 (the smaller of the two); 0 when the launch wins from the smallest.
+/// from 1024) up to which the calling thread beat a parallel launch by kMinGain at every
+/// size measured, at k = 1 and at k = 32 (the smaller of the two); 0 when it does not at
+/// the smallest. (Taken where the two merely tie, the threshold could land a doubling past
+/// the crossover: on a 2-core Zen 5 VM 131072 against 65536 from one run to the next, and
+/// watt_2 at k = 8, 107 Ki of work, then ran serially at 0.82-0.91x.)
 /// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one thread),
 /// the two timed side by side (kRounds, the median of kRepeats). Where the derived value
 /// is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
@@ -278,7 +281,7 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
           configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
                                              SpmmAlgorithm::RowParallel, launch, serial, base);
       const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
-      if (!(t[1] < t[0])) break;
+      if (!(t[1] < t[0] * (1 - kMinGain))) break;
       won = work;
     }
     fit = std::min(fit, won);
@@ -294,8 +297,11 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
 /// differ (not a serial call, more units than workers); the threshold is the work (as the
 /// field counts it) of the measurement up to which the static hand-out saves the most time
 /// in all (the sum of log(static / dynamic) over the measurements of at most that work,
-/// smallest), 0 when no such sum is negative or nothing differs (LSSM with scratch, as on
-/// GPUs, has no hand-out to choose). When the deadline passes, the value is kept.
+/// smallest) among those up to which it gains more than kMinGain a measurement (geomean);
+/// 0 when there is none or nothing differs (LSSM with scratch, as on GPUs, has no hand-out
+/// to choose). When the deadline passes, the value is kept. The margin: from one hour to
+/// the next the static hand-out ran 3-12% faster or 5-50% slower on the same small calls
+/// (a 2-core Zen 5 VM whose cores were not always equally fast), so a tie is left dynamic.
 void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
                      const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
   const mimd::TuningProfile base = live;
@@ -323,9 +329,11 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
     }
   std::sort(samples.begin(), samples.end());
   double sum = 0, best = 0, fit = 0;
+  int count = 0;
   for (const auto& [work, log_ratio] : samples) {
     sum += log_ratio;
-    if (sum < best) {
+    ++count;
+    if (sum < best && sum < -kMinGain * count) {
       best = sum;
       fit = work;
     }
