@@ -167,6 +167,18 @@ TEST(Tuning, CpuProfileFollowsTheCaches) {
   EXPECT_EQ(small.bfs_beta, 18);
 }
 
+// A worker's own copy of the blocks of B its rows read may cost at most 4 times its part
+// of one shared copy: any share of B on up to 4 cores, a quarter on 16.
+TEST(Tuning, LeftBlocksBoundFollowsTheCores) {
+  mimd::Topology topo = mimd::discover_topology();
+  for (const auto& [cores, pct] :
+       {std::pair{1, 100}, {2, 100}, {4, 100}, {8, 50}, {16, 25}, {64, 6}, {1024, 1}}) {
+    topo.cores = cores;
+    EXPECT_EQ(mimd::default_profile(topo, "OpenMP").spmm_left_blocks_pct, pct) << cores;
+  }
+  EXPECT_EQ(mimd::default_profile(topo, "Cuda").spmm_left_blocks_pct, 0);
+}
+
 TEST(Tuning, JsonOverridesAndRejectsBadValues) {
   const std::string path = ::testing::TempDir() + "/mimd_profile.json";
   {

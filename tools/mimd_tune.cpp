@@ -54,9 +54,6 @@ const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24", "powerlaw
 const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
 const int kPanelKs[] = {32, 128};  ///< where a panel of B can be narrower than k
-/// Where LayoutLeft's rows are split by use of B (spmm_left_blocks_pct): below the columns
-/// split, which needs 8 columns a worker.
-const int kBlocksKs[] = {8};
 constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
@@ -97,10 +94,10 @@ bool gains(const Comparison& c) {
 
 /// The Comparison of `cand` against `inc`. Leaves the context's profile at `inc` (taken
 /// by value: the caller's is often the context's own).
-template <class Layout, std::size_t N>
+template <class Layout, class Ks>
 Comparison compare(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
-                   const mimd::TuningProfile inc, const mimd::TuningProfile cand,
-                   const int (&ks)[N], Clock::time_point deadline) {
+                   const mimd::TuningProfile inc, const mimd::TuningProfile cand, const Ks& ks,
+                   Clock::time_point deadline) {
   Comparison r;
   for (const auto& in : inputs)
     for (int k : ks) {
@@ -122,9 +119,9 @@ Comparison compare(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs
 /// `cand` gains on `inc` (gains()) in two comparisons in a row: with few measurements
 /// changed, one comparison's noise alone can clear kMinGain. `verbose` prints the
 /// comparisons as `what`.
-template <class Layout, std::size_t N>
+template <class Layout, class Ks>
 bool wins(mimd::ExecutionContext& ctx, const std::vector<Input>& inputs,
-          const mimd::TuningProfile& inc, const mimd::TuningProfile& cand, const int (&ks)[N],
+          const mimd::TuningProfile& inc, const mimd::TuningProfile& cand, const Ks& ks,
           Clock::time_point deadline, const std::string& what, bool verbose) {
   const Comparison first = compare<Layout>(ctx, inputs, inc, cand, ks, deadline);
   const Comparison second =
@@ -249,12 +246,16 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 
 // ---- serial calls ----------------------------------------------------------------------
 
-/// spmm_serial_work: the largest call (its work as the field counts it, on a doubling grid
-/// from 1024) up to which the calling thread beat a parallel launch by kMinGain at every
-/// size measured, at k = 1 and at k = 32 (the smaller of the two); 0 when it does not at
-/// the smallest. (Taken where the two merely tie, the threshold could land a doubling past
-/// the crossover: on a 2-core Zen 5 VM 131072 against 65536 from one run to the next, and
-/// watt_2 at k = 8, 107 Ki of work, then ran serially at 0.82-0.91x.)
+/// spmm_serial_work: the largest call (its work as the field counts it) up to which the
+/// calling thread beat a parallel launch by kMinGain at every size measured, at k = 1 and at
+/// k = 32 (the smaller of the two); 0 when it does not at the smallest. The sizes double
+/// from 1024 to the first loss, then two geometric bisections between the last win and the
+/// first loss place the crossover within a factor 2^(1/4). (Taken where the two merely tie,
+/// the threshold could land a doubling past the crossover: on a 2-core Zen 5 VM 131072
+/// against 65536 from one run to the next, and watt_2 at k = 8, 107 Ki of work, then ran
+/// serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207) kept
+/// 16384 where the row loop still won at 16.5 Ki, lp_afiro at k = 128 then 0.56-0.63x of
+/// the derived 20480.)
 /// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one thread),
 /// the two timed side by side (kRounds, the median of kRepeats). Where the derived value
 /// is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
@@ -270,9 +271,8 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   std::int64_t fit = kLargest;
   for (int k : {1, 32}) {
     const std::int64_t padded = (k + lanes - 1) / lanes * lanes;
-    std::int64_t won = 0;
-    for (std::int64_t work = 1024; work <= kLargest; work *= 2) {
-      if (Clock::now() > deadline) return;
+    // Whether the row loop beats the launch by kMinGain on a call of `work`.
+    const auto serial_wins = [&](std::int64_t work) {
       // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
       const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
       const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
@@ -281,8 +281,21 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
           configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
                                              SpmmAlgorithm::RowParallel, launch, serial, base);
       const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
-      if (!(t[1] < t[0] * (1 - kMinGain))) break;
+      return t[1] < t[0] * (1 - kMinGain);
+    };
+    std::int64_t won = 0, lost = 0;
+    for (std::int64_t work = 1024; work <= kLargest; work *= 2) {
+      if (Clock::now() > deadline) return;
+      if (!serial_wins(work)) {
+        lost = work;
+        break;
+      }
       won = work;
+    }
+    for (int step = 0; step < 2 && won > 0 && lost > 0; ++step) {
+      if (Clock::now() > deadline) return;
+      const auto mid = static_cast<std::int64_t>(std::sqrt(double(won) * double(lost)));
+      (serial_wins(mid) ? won : lost) = mid;
     }
     fit = std::min(fit, won);
   }
@@ -690,16 +703,27 @@ int main(int argc, char** argv) {
         live = rows;
       std::cerr << "mimd-tune: LayoutLeft split done at " << seconds_since(start) << " s\n";
     }
-    // Rows split by the blocks of B they read (each worker its own copy) or, where that
-    // is off, over one shared copy: side by side where the columns are not split.
+    // Rows split by the blocks of B they read (each worker its own copy, where no worker
+    // reads more than spmm_left_blocks_pct of B's blocks) or over one shared copy, at each
+    // k that packs without splitting its columns: the bound at 0 (off), half, twice and
+    // 100, each side by side with the incumbent.
     if (Clock::now() < search_end && live.spmm_left_strategy == mimd::LeftStrategy::Pack &&
-        live.spmm_left_pack_min_k <= kBlocksKs[0] && live.spmm_left_blocks_pct > 0 &&
         ctx.num_threads() > 1) {
-      mimd::TuningProfile shared = live;
-      shared.spmm_left_blocks_pct = 0;
-      if (wins<Kokkos::LayoutLeft>(ctx, inputs, live, shared, kBlocksKs, search_end,
-                                   "spmm_left_blocks_pct 0", verbose))
-        live = shared;
+      std::vector<int> ks;
+      for (int k : kLeftKs)
+        if (k >= live.spmm_left_pack_min_k &&
+            !(k >= live.spmm_left_split_min_k && k >= 8 * ctx.num_threads()))
+          ks.push_back(k);
+      const int derived = live.spmm_left_blocks_pct;
+      for (const int pct : {0, derived / 2, derived * 2, 100}) {
+        mimd::TuningProfile cand = live;
+        cand.spmm_left_blocks_pct = std::clamp(pct, 0, 100);
+        if (ks.empty() || cand.spmm_left_blocks_pct == live.spmm_left_blocks_pct) continue;
+        if (wins<Kokkos::LayoutLeft>(
+                ctx, inputs, live, cand, ks, search_end,
+                "spmm_left_blocks_pct " + std::to_string(cand.spmm_left_blocks_pct), verbose))
+          live = cand;
+      }
       std::cerr << "mimd-tune: LayoutLeft blocks done at " << seconds_since(start) << " s\n";
     }
     // Packed panels: the size of a panel's copy of B, from a quarter of the derived one

@@ -99,7 +99,8 @@ struct TuningProfile {
   /// rows over one shared copy. Own copies write no line another core reads; the cost is
   /// the blocks two shares both read, copied by both (at 100, a matrix whose every share
   /// reads all of B copies all of B on every worker). The plan keeps the renumbered column
-  /// indices (4 bytes a nonzero).
+  /// indices (4 bytes a nonzero). Derived: 400 / cores, at most 100 (a worker's copy at
+  /// most 4 times its share of one shared copy).
   int spmm_left_blocks_pct = 100;
   /// SpMM calls of at most this much work, (nnz + m) * k with k rounded up to whole SIMD
   /// vectors (a nonzero's multiply-adds and a row's k results each cost at least one
@@ -107,7 +108,7 @@ struct TuningProfile {
   /// (Kokkos::Serial, where it can reach the data: the micro-kernel over all rows, the pack
   /// of column-major B included) instead of paying a parallel launch; the reference
   /// algorithm is never moved. 0: never (GPUs).
-  int spmm_serial_work = 16384;
+  int spmm_serial_work = 20480;
   /// LSSM calls (without scratch staging) of at most this much work, counted as
   /// spmm_serial_work counts it, hand out no units at run time: each worker runs the units
   /// of its own range (equal shares of the plan's units, so of nonzeros + rows) in order,

@@ -158,8 +158,15 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // blocks, whatever their overlap: 2-core Zen 5 VM, the 24 evaluation matrices at k = 8,
     // LayoutLeft / LayoutRight geomean 0.60-0.62 (lowest 0.36-0.46) in three reports, against
     // 0.45 (lowest 0.15: crack, ca-GrQc, commanche_dual) over one shared copy before (git
-    // 7760565, whose pack also walked all k columns at once). mimd-tune measures the choice.
-    p.spmm_left_blocks_pct = 100;
+    // 7760565, whose pack also walked all k columns at once). A worker's own copy costs
+    // its fraction of B's blocks against 1 / workers of B for its part of a shared copy:
+    // on a 16-core Xeon (model 207), k = 8 and 32, the matrices whose shares read at most
+    // 19% of B each (3 times an even share: bcsstk21, bcsstk33, ex6, jagmesh7, watt_2)
+    // ran at 0.74-0.94x and 0.45-0.52x of LayoutRight, those whose shares read 78-91%
+    // (crack, bcspwr10, ca-GrQc, rajat01: 12-15 times) at 0.33-0.49x and 0.07-0.10x. So
+    // at most 4 times an even share: 100% up to 4 cores (the 2-core measurements above),
+    // 25% on 16. mimd-tune measures the choice.
+    p.spmm_left_blocks_pct = std::clamp(400 / std::max(1, topo.cores), 1, 100);
     // Calls that run in the calling thread: a parallel launch of 2 threads cost about
     // 1 us on a 2-core Xeon (model 167), and the row loop alone beat it up to 16-32 Ki of
     // nnz * k (rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices of 4
