@@ -162,7 +162,7 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // its fraction of B's blocks against 1 / workers of B for its part of a shared copy:
     // on a 16-core Xeon (model 207), k = 8 and 32, the matrices whose shares read at most
     // 19% of B each (3 times an even share: bcsstk21, bcsstk33, ex6, jagmesh7, watt_2)
-    // ran at 0.74-0.94x and 0.45-0.52x of LayoutRight, those whose shares read 78-91%
+    // ran at 0.80-0.94x and 0.37-0.52x of LayoutRight, those whose shares read 78-91%
     // (crack, bcspwr10, ca-GrQc, rajat01: 12-15 times) at 0.33-0.49x and 0.07-0.10x. So
     // at most 4 times an even share: 100% up to 4 cores (the 2-core measurements above),
     // 25% on 16. mimd-tune measures the choice.
