@@ -267,10 +267,10 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   launch.spmm_serial_work = 0;
   serial.spmm_serial_work = std::numeric_limits<int>::max();
   constexpr std::int64_t kLargest = std::int64_t(1) << 24;
-  const int lanes = std::max(1, mimd::effective_simd_width(base.simd_bytes) / 8);
+  const int simd = mimd::effective_simd_width(base.simd_bytes);
   std::int64_t fit = kLargest;
   for (int k : {1, 32}) {
-    const std::int64_t padded = (k + lanes - 1) / lanes * lanes;
+    const std::int64_t padded = mimd::spmm_work_columns(k, simd, sizeof(double));
     // Whether the row loop beats the launch by kMinGain on a call of `work`.
     const auto serial_wins = [&](std::int64_t work) {
       // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
@@ -321,7 +321,7 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   mimd::TuningProfile dynamic = base, fixed = base;
   dynamic.spmm_static_work = 0;
   fixed.spmm_static_work = std::numeric_limits<int>::max();
-  const int lanes = std::max(1, mimd::effective_simd_width(base.simd_bytes) / 8);
+  const int simd = mimd::effective_simd_width(base.simd_bytes);
   std::vector<std::pair<double, double>> samples;  // work, log(static / dynamic)
   for (int k : kKs)
     for (const auto& in : inputs) {
@@ -333,8 +333,8 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
           ctx, in, std::make_shared<Operands>(in, k), SpmmAlgorithm::Lssm, dynamic, fixed, base);
       if (a->plan().describe(k) == b->plan().describe(k)) continue;
       const auto t = time_repeated({a.get(), b.get()}, kRounds, 3);
-      const double work =
-          static_cast<double>(in.a.nnz() + in.a.nrows) * ((k + lanes - 1) / lanes * lanes);
+      const double work = static_cast<double>(in.a.nnz() + in.a.nrows) *
+                          mimd::spmm_work_columns(k, simd, sizeof(double));
       samples.emplace_back(work, std::log(t[1] / t[0]));
       if (verbose)
         std::fprintf(stderr, "mimd-tune: hand-out %-18s k=%-4d work %-10.0f static/dynamic %.3f\n",

@@ -4,6 +4,7 @@
 // the device and stored under the device's fingerprint (`load_device_profile`).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -231,5 +232,13 @@ std::vector<int> built_simd_widths();
 /// The width the micro-kernel runs at for a profile's simd_bytes: the widest built
 /// width <= `requested` that the running CPU supports (at least 8).
 int effective_simd_width(int requested);
+
+/// The columns a call of `k` columns counts for in TuningProfile::spmm_serial_work and
+/// spmm_static_work: k rounded up to whole vectors of `simd_bytes` (the effective width)
+/// of elements of `scalar_bytes`, one lane at least. A call's work is (nnz + m) times it.
+inline std::int64_t spmm_work_columns(std::int64_t k, int simd_bytes, int scalar_bytes) {
+  const std::int64_t lanes = simd_bytes > scalar_bytes ? simd_bytes / scalar_bytes : 1;
+  return (k + lanes - 1) / lanes * lanes;
+}
 
 }  // namespace mimd

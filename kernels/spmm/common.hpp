@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "core/simd.hpp"
+#include "mimd/tuning.hpp"
 
 namespace mimd::spmm_detail {
 
@@ -95,8 +96,8 @@ constexpr int row_group() {
 template <class S>
 inline bool within_work(std::int64_t m, std::int64_t nnz, std::int64_t k, int simd,
                         std::int64_t limit) {
-  const std::int64_t l = simd / static_cast<std::int64_t>(sizeof(S)), lanes = l > 1 ? l : 1;
-  return limit > 0 && k > 0 && nnz + m <= limit / ((k + lanes - 1) / lanes * lanes);
+  return limit > 0 && k > 0 &&
+         nnz + m <= limit / spmm_work_columns(k, simd, static_cast<int>(sizeof(S)));
 }
 
 /// Everything one SpMM call needs, by value (captured by kernels).
