@@ -55,9 +55,13 @@ TEST(Topology, SimdBuildNeverExceedsCpu) {
 TEST(Topology, JsonHasTheDocumentedFields) {
   const auto topo = mimd::discover_topology();
   const auto j = nlohmann::json::parse(topo.to_json());
-  for (const char* key : {"cpu_model", "packages", "numa_nodes", "cores", "pus", "memory_bytes",
-                          "caches", "numa", "core_list", "simd", "hwloc_version"})
+  for (const char* key : {"cpu_model", "cpu_signature", "packages", "numa_nodes", "cores", "pus",
+                          "memory_bytes", "caches", "numa", "core_list", "simd", "hwloc_version"})
     EXPECT_TRUE(j.contains(key)) << key;
+#if defined(__x86_64__) || defined(__i386__)
+  // hwloc reads the numbers from CPUID (or /proc/cpuinfo) on every x86 machine.
+  EXPECT_EQ(topo.cpu_signature.rfind("family ", 0), 0u) << topo.cpu_signature;
+#endif
   EXPECT_EQ(j["cores"].get<int>(), topo.cores);
   EXPECT_EQ(j["caches"].size(), topo.caches.size());
   EXPECT_NE(topo.to_text().find("Cores:"), std::string::npos);

@@ -114,15 +114,18 @@ TEST(TuningProfile, AutoRuleRowsWithoutImbalanceLoad) {
 
 TEST(TuningProfile, FingerprintNamesTheDevice) {
   const std::string f = context().fingerprint();
-  for (const char* key :
-       {"cpu_model", "packages", "cores", "pus", "numa_nodes", "l1_bytes", "l2_bytes", "l3_bytes",
-        "line_bytes", "simd_build_bits", "simd_cpu_bits", "compiler", "kokkos", "library"})
+  for (const char* key : {"cpu_model", "cpu_signature", "packages", "cores", "pus", "numa_nodes",
+                          "l1_bytes", "l2_bytes", "l3_bytes", "line_bytes", "simd_build_bits",
+                          "simd_cpu_bits", "compiler", "kokkos", "library"})
     EXPECT_NE(f.find(std::string("\"") + key + "\""), std::string::npos) << key << " in " << f;
   EXPECT_EQ(fingerprint_hash(f).size(), 16u);
   EXPECT_NE(fingerprint_hash(f), fingerprint_hash(f + " "));
   Topology other = context().topology();
   other.cores += 1;
   EXPECT_NE(device_fingerprint(other, context().backend(), context().kokkos_version()), f);
+  Topology stepped = context().topology();
+  stepped.cpu_signature += " stepping 9";
+  EXPECT_NE(device_fingerprint(stepped, context().backend(), context().kokkos_version()), f);
 }
 
 /// Loading never fails: each broken file gives the derived defaults and a warning.

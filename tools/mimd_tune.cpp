@@ -343,12 +343,15 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   std::sort(samples.begin(), samples.end());
   double sum = 0, best = 0, fit = 0;
   int count = 0;
-  for (const auto& [work, log_ratio] : samples) {
-    sum += log_ratio;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    sum += samples[i].second;
     ++count;
+    // A threshold takes every measurement of its work (k = 1 and 8 count the same work at
+    // 512 bits), so it is judged only after the last of them.
+    if (i + 1 < samples.size() && samples[i + 1].first == samples[i].first) continue;
     if (sum < best && sum < -kMinGain * count) {
       best = sum;
-      fit = work;
+      fit = samples[i].first;
     }
   }
   live.spmm_static_work = static_cast<int>(std::min<double>(fit, std::numeric_limits<int>::max()));
@@ -712,7 +715,7 @@ int main(int argc, char** argv) {
       std::vector<int> ks;
       for (int k : kLeftKs)
         if (k >= live.spmm_left_pack_min_k &&
-            !(k >= live.spmm_left_split_min_k && k >= 8 * ctx.num_threads()))
+            !mimd::spmm_left_splits_columns(k, live.spmm_left_split_min_k, ctx.num_threads()))
           ks.push_back(k);
       const int derived = live.spmm_left_blocks_pct;
       for (const int pct : {0, derived / 2, derived * 2, 100}) {

@@ -42,8 +42,13 @@ struct SimdInfo {
 };
 
 struct Topology {
-  std::string cpu_model;      ///< e.g. "AMD EPYC" (hwloc CPUModel info)
-  std::string cpu_vendor;     ///< e.g. "AuthenticAMD"
+  std::string cpu_model;   ///< e.g. "AMD EPYC" (hwloc CPUModel info)
+  std::string cpu_vendor;  ///< e.g. "AuthenticAMD"
+  /// The CPU's identification numbers as hwloc reads them, e.g. "family 26 model 2
+  /// stepping 1" on x86 or "implementer 0x41 part 0xd0c variant 0x3 revision 1" on Arm;
+  /// empty when hwloc gives none. A virtual machine's model string can be as vague as
+  /// "Intel(R) Xeon(R) Processor"; these numbers still tell two CPU generations apart.
+  std::string cpu_signature;
   std::string hwloc_version;  ///< library version string
   int packages = 0;
   int numa_nodes = 0;

@@ -195,7 +195,8 @@ TuningProfile load_profile(const std::string& path, TuningProfile base);
 /// @throws IoError when the file cannot be written
 void save_profile(const TuningProfile& p, const std::string& path);
 
-/// The device as a profile is keyed by: CPU model, packages, cores, PUs, NUMA nodes,
+/// The device as a profile is keyed by: CPU model and signature (family, model and
+/// stepping numbers, `Topology::cpu_signature`), packages, cores, PUs, NUMA nodes,
 /// cache sizes and line size, SIMD width of the build and of the CPU, compiler, Kokkos
 /// version and backend, library version. Canonical JSON text (compact, fixed order).
 std::string device_fingerprint(const Topology& topo, const std::string& backend,
@@ -239,6 +240,14 @@ int effective_simd_width(int requested);
 inline std::int64_t spmm_work_columns(std::int64_t k, int simd_bytes, int scalar_bytes) {
   const std::int64_t lanes = simd_bytes > scalar_bytes ? simd_bytes / scalar_bytes : 1;
   return (k + lanes - 1) / lanes * lanes;
+}
+
+/// Whether a parallel LeftStrategy::Pack call of `k` columns on `threads` workers splits
+/// the columns between the workers (TuningProfile::spmm_left_split_min_k): from
+/// `split_min_k` on, with 8 columns (one packed group) a worker at least. Otherwise the
+/// rows are split, by the blocks of B they read or over one shared copy.
+inline bool spmm_left_splits_columns(std::int64_t k, int split_min_k, int threads) {
+  return threads > 1 && k >= split_min_k && k >= 8 * static_cast<std::int64_t>(threads);
 }
 
 }  // namespace mimd

@@ -333,7 +333,7 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
                 bool serial) {
   const std::int64_t k = op.k, n = std::max<std::int64_t>(1, op.a.n);
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-  if (!serial && threads > 1 && k >= st.left_split_min_k && k >= 8 * threads) {
+  if (!serial && spmm_left_splits_columns(k, st.left_split_min_k, threads)) {
     run_left_columns(st, op, threads);
     return;
   }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "mimd/error.hpp"
 
@@ -28,9 +29,14 @@ struct HwlocTopology {
   HwlocTopology& operator=(const HwlocTopology&) = delete;
 };
 
+/// An info value of hwloc without the blanks around it (x86 model strings come padded to
+/// 48 characters).
 std::string info(hwloc_obj_t obj, const char* name) {
   const char* v = obj ? hwloc_obj_get_info_by_name(obj, name) : nullptr;
-  return v ? v : "";
+  std::string s = v ? v : "";
+  const auto first = s.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
 }
 
 template <class T>
@@ -104,6 +110,17 @@ Topology discover_topology() {
   if (t.cpu_model.empty()) t.cpu_model = info(root, "CPUModel");
   t.cpu_vendor = info(pkg, "CPUVendor");
   if (t.cpu_vendor.empty()) t.cpu_vendor = info(root, "CPUVendor");
+  const std::pair<const char*, const char*> id_keys[] = {
+      {"CPUFamilyNumber", "family"},     {"CPUModelNumber", "model"}, {"CPUStepping", "stepping"},
+      {"CPUImplementer", "implementer"}, {"CPUPart", "part"},         {"CPUVariant", "variant"},
+      {"CPURevision", "revision"}};
+  for (const auto& [key, label] : id_keys) {
+    std::string v = info(pkg, key);
+    if (v.empty()) v = info(root, key);
+    if (v.empty()) continue;
+    if (!t.cpu_signature.empty()) t.cpu_signature += ' ';
+    t.cpu_signature += std::string(label) + ' ' + v;
+  }
 
   const hwloc_obj_type_t cache_types[] = {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE};
   for (int lvl = 0; lvl < 3; ++lvl) {
@@ -191,7 +208,7 @@ std::string bytes_text(std::uint64_t b) {
 std::string Topology::to_text() const {
   std::ostringstream os;
   os << "CPU:        " << (cpu_model.empty() ? "unknown" : cpu_model) << " (" << cpu_vendor
-     << ")\n";
+     << (cpu_signature.empty() ? "" : ", ") << cpu_signature << ")\n";
   os << "Packages:   " << packages << "\nNUMA nodes: " << numa_nodes << "\nCores:      " << cores
      << "\nPUs:        " << pus << "\nMemory:     " << bytes_text(total_memory_bytes) << "\n";
   for (const auto& c : caches)
@@ -218,6 +235,7 @@ std::string Topology::to_json() const {
   nlohmann::ordered_json j;
   j["cpu_model"] = cpu_model;
   j["cpu_vendor"] = cpu_vendor;
+  j["cpu_signature"] = cpu_signature;
   j["packages"] = packages;
   j["numa_nodes"] = numa_nodes;
   j["cores"] = cores;

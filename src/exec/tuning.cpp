@@ -326,6 +326,7 @@ std::string device_fingerprint(const Topology& topo, const std::string& backend,
                                const std::string& kokkos_version) {
   nlohmann::ordered_json j;
   j["cpu_model"] = topo.cpu_model;
+  j["cpu_signature"] = topo.cpu_signature;
   j["packages"] = topo.packages;
   j["cores"] = topo.cores;
   j["pus"] = topo.pus;
