@@ -106,17 +106,19 @@ Topology discover_topology() {
   if (t.cores <= 0) t.cores = t.pus;  // some VMs expose no core objects
   hwloc_obj_t root = hwloc_get_root_obj(topo);
   hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
-  t.cpu_model = info(pkg, "CPUModel");
-  if (t.cpu_model.empty()) t.cpu_model = info(root, "CPUModel");
-  t.cpu_vendor = info(pkg, "CPUVendor");
-  if (t.cpu_vendor.empty()) t.cpu_vendor = info(root, "CPUVendor");
+  // The CPU's strings sit on the first package, or on the root where hwloc found none.
+  const auto cpu_info = [&](const char* key) {
+    std::string v = info(pkg, key);
+    return v.empty() ? info(root, key) : v;
+  };
+  t.cpu_model = cpu_info("CPUModel");
+  t.cpu_vendor = cpu_info("CPUVendor");
   const std::pair<const char*, const char*> id_keys[] = {
       {"CPUFamilyNumber", "family"},     {"CPUModelNumber", "model"}, {"CPUStepping", "stepping"},
       {"CPUImplementer", "implementer"}, {"CPUPart", "part"},         {"CPUVariant", "variant"},
       {"CPURevision", "revision"}};
   for (const auto& [key, label] : id_keys) {
-    std::string v = info(pkg, key);
-    if (v.empty()) v = info(root, key);
+    const std::string v = cpu_info(key);
     if (v.empty()) continue;
     if (!t.cpu_signature.empty()) t.cpu_signature += ' ';
     t.cpu_signature += std::string(label) + ' ' + v;
