@@ -151,16 +151,20 @@ bool is_tar(const std::string& d) {
 }
 
 std::string gunzip(const std::string& path, const std::string& in, Progress& progress) {
-  // Inflates straight into `out`, sized from the gzip trailer (the uncompressed size
-  // modulo 2^32 of the last member) when plausible, doubled when full, never past the
-  // memory budget. Text never holds a NUL byte: unless the output starts with a tar
-  // header, the first NUL ends the inflation at once (a gzip bomb of zeros).
+  // Inflates straight into `out`, a MiB at a time, never past the memory budget: its
+  // capacity is reserved from the gzip trailer (the uncompressed size modulo 2^32 of the
+  // last member) when plausible, and grows geometrically past that; its size grows by
+  // the MiB being inflated, so a claimed size costs no page until it is written. Text
+  // never holds a NUL byte: unless the output starts with a tar header, the first NUL
+  // ends the inflation within a MiB (a gzip bomb of zeros; one MiB of its input inflates
+  // to a GiB).
   const std::uint64_t budget = memory_budget();
   std::uint32_t isize = 0;
   if (in.size() >= 18) std::memcpy(&isize, in.data() + in.size() - 4, 4);
   std::size_t first =
       isize > 0 && isize / 1032 <= in.size() ? std::size_t{isize} + 1 : 4 * in.size() + 64;
-  std::string out(static_cast<std::size_t>(std::min<std::uint64_t>(first, budget + 1)), '\0');
+  std::string out;
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(first, budget + 1)));
   std::size_t have = 0, checked = 0;
   z_stream zs{};
   if (inflateInit2(&zs, 15 + 32) != Z_OK) throw RuntimeFailure("zlib: inflateInit2 failed");
@@ -183,10 +187,10 @@ std::string gunzip(const std::string& path, const std::string& in, Progress& pro
                            "the gzip data inflates to more than the memory budget of " +
                                bytes_text(budget) + " (" + budget_source() + ") after " +
                                bytes_text(consumed) + " compressed bytes");
-        out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(2 * out.size(), budget + 1)));
+        out.resize(static_cast<std::size_t>(std::min<std::uint64_t>(have + step, budget + 1)));
       }
       zs.next_out = reinterpret_cast<Bytef*>(&out[have]);
-      zs.avail_out = static_cast<uInt>(std::min<std::size_t>(out.size() - have, 1u << 30));
+      zs.avail_out = static_cast<uInt>(out.size() - have);
       rc = inflate(&zs, Z_NO_FLUSH);
       have = static_cast<std::size_t>(reinterpret_cast<char*>(zs.next_out) - out.data());
       if (!decided && (have >= 512 || rc == Z_STREAM_END)) {
