@@ -18,7 +18,7 @@
 // (MemAvailable). A claim over it is ParseError TooLarge naming the file, the line and
 // the claim; a Matrix Market entry count that the file's bytes cannot hold is
 // TooFewEntries at the size line; gzip data holding a NUL byte is NotText, found as it
-// is inflated.
+// is inflated, within the MiB of output that holds it (a gzip bomb of zeros ends there).
 #pragma once
 
 #include <cstdint>
