@@ -77,6 +77,7 @@ TEST(Generators, DeterministicAcrossThreadCounts) {
   const std::vector<std::pair<const char*, std::function<HostCsr<double>()>>> matrices = {
       {"power_law", [] { return mimd::power_law(5000, 3000, 6.0, 2.0, 3, 1000, 9); }},
       {"uniform_matrix", [] { return mimd::uniform_matrix(3000, 5000, 7.5, 9); }},
+      {"graded_matrix", [] { return mimd::graded_matrix(3000, 2000, 2.5, 9.5, 9); }},
       {"stencil3d", [] { return mimd::stencil_3d(9, 27); }},
   };
   for (const auto& [name, make] : matrices) {
@@ -244,6 +245,45 @@ TEST(Generators, UniformMatrix) {
   EXPECT_GE(a.nnz(), 23900);
   EXPECT_EQ(mimd::uniform_matrix(0, 10, 3.0).nnz(), 0);
   EXPECT_THROW(mimd::uniform_matrix(10, 10, 11.0), mimd::InvalidArgument);
+}
+
+TEST(Generators, GradedMatrixLoadsStaticRangesUnevenly) {
+  const std::int64_t rows = 6000, cols = 9000;
+  const double lo = 5, hi = 11;
+  const auto a = mimd::graded_matrix(rows, cols, lo, hi, 4);
+  ASSERT_NO_THROW(mimd::validate(a, true));
+  ASSERT_EQ(a.nrows, rows);
+  ASSERT_EQ(a.ncols, cols);
+  EXPECT_NEAR(static_cast<double>(a.nnz()), rows * (lo + hi) / 2, 0.01 * rows * (lo + hi) / 2);
+  // Two static ranges: (lo + 3 hi) / (2 (lo + hi)) of the mean, counting a row as one more.
+  const double per_row_ranges = (lo + 1 + 3 * (hi + 1)) / (2 * (lo + 1 + hi + 1));
+  EXPECT_NEAR(mimd::row_split_imbalance(a.row_map.data(), rows, 2), per_row_ranges, 0.01);
+  const auto window = static_cast<std::int64_t>(8 * hi);
+  for (std::int32_t r = 0; r < a.nrows; ++r) {
+    const auto len = a.row_map(r + 1) - a.row_map(r);
+    const double want = lo + (hi - lo) * r / (rows - 1.0);
+    ASSERT_GE(len, std::floor(want)) << "row " << r;
+    ASSERT_LE(len, std::ceil(want)) << "row " << r;
+    const std::int64_t centre = static_cast<std::int64_t>(r) * cols / rows;
+    for (auto j = a.row_map(r); j < a.row_map(r + 1); ++j)
+      ASSERT_LE(std::abs(a.entries(j) - centre), window) << "row " << r;
+  }
+  // A window wider than the matrix is the whole row; lo = hi gives equal rows.
+  const auto full = mimd::row_stats(mimd::graded_matrix(10, 10, 10, 10));
+  EXPECT_EQ(full.nnz, 100);
+  EXPECT_EQ(full.max_row, 10);
+  EXPECT_EQ(mimd::graded_matrix(0, 10, 1, 2).nnz(), 0);
+  EXPECT_THROW(mimd::graded_matrix(10, 10, -1, 2), mimd::InvalidArgument);
+  EXPECT_THROW(mimd::graded_matrix(10, 10, 3, 2), mimd::InvalidArgument);
+  EXPECT_THROW(mimd::graded_matrix(10, 10, 1, 11), mimd::InvalidArgument);
+  EXPECT_THROW(mimd::graded_matrix(10, 0, 0, 0), mimd::InvalidArgument);
+  const auto g = mimd::generate("graded:2000:3:9");
+  EXPECT_EQ(g.nrows, 2000);
+  EXPECT_NEAR(static_cast<double>(g.nnz()), 12000, 120);
+  EXPECT_EQ(mimd::generate("graded:500").nrows, 500);
+  EXPECT_THROW(mimd::generate("graded:100:9:3"), mimd::InvalidArgument);
+  EXPECT_THROW(mimd::generate("graded:100:1:2:3"), mimd::InvalidArgument);
+  EXPECT_FALSE(mimd::generates_symmetric("graded:100"));
 }
 
 TEST(Generators, GraphArgumentsChecked) {

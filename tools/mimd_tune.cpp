@@ -46,11 +46,18 @@ using mimd::tune::time_repeated;
 
 /// Generated training inputs: a skewed and a regular matrix; short rows with a few rows of
 /// 3500-4000 nonzeros (as circuit matrices have: rajat, adder in the evaluation set), one
-/// of them evenly split between the threads; and a small even matrix of 6000 nonzeros.
-/// The last two fill gaps of the real training set where Auto's rule draws its cuts (an
-/// even matrix with long rows; a small one between olm1000 and lp_ship04l).
-const char* const kGenerated[] = {"powerlaw:20000:16", "stencil3d:24", "powerlaw:8000:6:3:4",
-                                  "powerlaw:7000:6:3:2", "uniform:1500:4"};
+/// of them evenly split between the threads; a small even matrix of 6000 nonzeros; two banded
+/// matrices of 48 and 64 Ki nonzeros whose rows lengthen from 5 to 11 and from 6 to 10
+/// nonzeros, so that row_parallel's two static ranges carry 1.17 and 1.11 times the mean.
+/// The last four fill gaps of the real training set where Auto's rule draws its cuts (an
+/// even matrix with long rows; a small one between olm1000 and lp_ship04l; uneven ranges
+/// with enough work for the imbalance to cost more than LSSM's hand-out, where the real set
+/// has only cage8 and west0479, of 11 and 2 Ki nonzeros: without them, on a 2-core Zen 4 VM
+/// the rule sent every matrix whose longest row is at most 13 or 27 to row_parallel, crack
+/// and bcspwr10 among them, at imbalances of 1.15 and 1.19 0.81-0.86x of LSSM at k = 32).
+const char* const kGenerated[] = {"powerlaw:20000:16",   "stencil3d:24",   "powerlaw:8000:6:3:4",
+                                  "powerlaw:7000:6:3:2", "uniform:1500:4", "graded:6000:5:11",
+                                  "graded:8000:6:10"};
 const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
 const int kPanelKs[] = {32, 128};  ///< where a panel of B can be narrower than k

@@ -51,10 +51,23 @@ HostCsr<double> power_law(std::int64_t rows, std::int64_t cols, double mean, dou
 HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_row,
                                std::uint64_t seed = 27491095);
 
+/// Banded matrix whose row lengths grow linearly with the row: rows x cols, row r of length
+/// lo + (hi - lo) r / (rows - 1) (stochastic rounding), as a mesh refined towards one end. Equal
+/// row ranges then carry unequal work: two of them (a static split between 2 threads) hold
+/// (lo + 3 hi) / (2 (lo + hi)) of the mean, e.g. 1.1875 for lo = 5, hi = 11. Columns distinct,
+/// uniform random within a window of min(cols, 8 hi) columns that follows the diagonal (row r's
+/// window centred on column r cols / rows, shifted to lie inside the matrix), sorted; values in
+/// [-1, 1).
+/// @throws InvalidArgument rows < 0, cols < 1, extents above 2^31 - 1, lo < 0, hi < lo or
+///         hi > cols
+HostCsr<double> graded_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi,
+                              std::uint64_t seed = 27491095);
+
 /// A generator spec as the benchmark accepts it: "kron:SCALE[:EF]", "urand:SCALE[:EF]",
 /// "stencil2d:N[:POINTS]", "stencil3d:N[:POINTS]", "powerlaw:ROWS[:MEAN[:EXP[:LONGROWS]]]",
-/// "uniform:ROWS[:PER_ROW]". Defaults: EF = 16, POINTS = 5 (2D) / 27 (3D), MEAN = 16,
-/// EXP = 2, LONGROWS = 4, PER_ROW = 16; powerlaw and uniform are square; every
+/// "uniform:ROWS[:PER_ROW]", "graded:ROWS[:LO[:HI]]". Defaults: EF = 16, POINTS = 5 (2D) /
+/// 27 (3D), MEAN = 16, EXP = 2, LONGROWS = 4, PER_ROW = 16, LO = 4, HI = 12; powerlaw, uniform
+/// and graded are square; every
 /// generator uses its default seed. Graph specs give value 1 on every edge.
 /// @throws InvalidArgument naming the spec, the bad field and what is expected
 HostCsr<double> generate(const std::string& spec);

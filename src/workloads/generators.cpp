@@ -207,6 +207,46 @@ HostCsr<double> with_random_values(const HostPattern& p, std::uint64_t seed) {
   return a;
 }
 
+// Rows of random columns, as power_law and graded_matrix make them: row r holds length(r)
+// entries rounded stochastically (down, or up with the fraction's probability, so that the
+// mean is kept), at distinct uniform random columns of [first(r), first(r) + width), sorted;
+// values as with_random_values gives them. Preconditions: 0 <= length(r) <= width and
+// 0 <= first(r) <= cols - width.
+template <class Length, class First>
+HostCsr<double> random_rows(const std::string& label, std::int64_t rows, std::int64_t cols,
+                            std::int64_t width, std::uint64_t seed, Length length, First first) {
+  HostCsr<double> a;
+  a.nrows = static_cast<std::int32_t>(rows);
+  a.ncols = static_cast<std::int32_t>(cols);
+  a.row_map = HostPattern::row_map_type(Kokkos::ViewAllocateWithoutInitializing(label + ".row_map"),
+                                        rows + 1);
+  std::int64_t* const rm = a.row_map.data();
+  rm[0] = 0;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t r = 0; r < rows; ++r) {
+    Rng rng(seed, static_cast<std::uint64_t>(r), 1);
+    const double x = length(r);
+    const double fl = std::floor(x);
+    rm[r + 1] = static_cast<std::int64_t>(fl) + (rng.unit() < x - fl);
+  }
+  for (std::int64_t r = 0; r < rows; ++r) rm[r + 1] += rm[r];
+  a.entries = HostPattern::entries_type(Kokkos::ViewAllocateWithoutInitializing(label + ".entries"),
+                                        rm[rows]);
+  std::int32_t* const en = a.entries.data();
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> scratch;
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t r = 0; r < rows; ++r) {
+      Rng rng(seed, static_cast<std::uint64_t>(r), 2);
+      sample_columns(rng, rm[r + 1] - rm[r], width, en + rm[r], scratch);
+      const auto shift = static_cast<std::int32_t>(first(r));
+      for (auto j = rm[r]; j < rm[r + 1]; ++j) en[j] += shift;
+    }
+  }
+  return with_random_values(a.pattern(), seed);
+}
+
 // Laplacian-like stencil on a grid of `dims` dimensions of n points each: every point
 // is coupled to the neighbours whose offsets lie in {-1, 0, 1}^dims and are accepted by
 // `keep`; off-diagonal entries are -1, the diagonal holds the number of stencil
@@ -388,38 +428,13 @@ HostCsr<double> power_law(std::int64_t rows, std::int64_t cols, double mean, dou
   const double factor = total > 0 ? mean * static_cast<double>(rows - long_rows) / total : 0.0;
 
   // Pass 2: lengths by stochastic rounding (keeps the mean), then columns and values.
-  HostCsr<double> a;
-  a.nrows = nrows;
-  a.ncols = static_cast<std::int32_t>(cols);
-  a.row_map = HostPattern::row_map_type(
-      Kokkos::ViewAllocateWithoutInitializing("power_law.row_map"), rows + 1);
-  std::int64_t* const rm = a.row_map.data();
-  rm[0] = 0;
-#pragma omp parallel for schedule(static)
-  for (std::int64_t r = 0; r < rows; ++r) {
-    if (is_long[r]) {
-      rm[r + 1] = long_len;
-      continue;
-    }
-    Rng rng(seed, static_cast<std::uint64_t>(r), 1);
-    const double x = std::min(weight[r] * factor, static_cast<double>(cols));
-    const double fl = std::floor(x);
-    rm[r + 1] = static_cast<std::int64_t>(fl) + (rng.unit() < x - fl);
-  }
-  for (std::int64_t r = 0; r < rows; ++r) rm[r + 1] += rm[r];
-  a.entries = HostPattern::entries_type(
-      Kokkos::ViewAllocateWithoutInitializing("power_law.entries"), rm[rows]);
-  std::int32_t* const en = a.entries.data();
-#pragma omp parallel
-  {
-    std::vector<std::int32_t> scratch;
-#pragma omp for schedule(dynamic, 256)
-    for (std::int64_t r = 0; r < rows; ++r) {
-      Rng rng(seed, static_cast<std::uint64_t>(r), 2);
-      sample_columns(rng, rm[r + 1] - rm[r], cols, en + rm[r], scratch);
-    }
-  }
-  return with_random_values(a.pattern(), seed);
+  return random_rows(
+      "power_law", rows, cols, cols, seed,
+      [&](std::int64_t r) {
+        return is_long[r] ? static_cast<double>(long_len)
+                          : std::min(weight[r] * factor, static_cast<double>(cols));
+      },
+      [](std::int64_t) { return 0; });
 }
 
 HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_row,
@@ -441,13 +456,34 @@ HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_
       seed);
 }
 
+HostCsr<double> graded_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi,
+                              std::uint64_t seed) {
+  check_extent("graded_matrix", "rows", rows, 0);
+  check_extent("graded_matrix", "cols", cols, 1);
+  if (!(lo >= 0) || !(hi >= lo) || hi > static_cast<double>(cols))
+    throw InvalidArgument("graded_matrix: lo = " + std::to_string(lo) +
+                          ", hi = " + std::to_string(hi) +
+                          " outside 0 <= lo <= hi <= cols = " + std::to_string(cols));
+  const std::int64_t window =
+      std::min<std::int64_t>(cols, std::max<std::int64_t>(1, static_cast<std::int64_t>(8 * hi)));
+  return random_rows(
+      "graded", rows, cols, window, seed,
+      [=](std::int64_t r) {
+        return rows > 1 ? lo + (hi - lo) * static_cast<double>(r) / static_cast<double>(rows - 1)
+                        : lo;
+      },
+      [=](std::int64_t r) {
+        return std::clamp<std::int64_t>(r * cols / rows - window / 2, 0, cols - window);
+      });
+}
+
 // ---- specs ---------------------------------------------------------------------------
 
 namespace {
 
 const char* const kSpecForms =
     "kron:SCALE[:EF], urand:SCALE[:EF], stencil2d:N[:POINTS], stencil3d:N[:POINTS], "
-    "powerlaw:ROWS[:MEAN[:EXP[:LONGROWS]]], uniform:ROWS[:PER_ROW]";
+    "powerlaw:ROWS[:MEAN[:EXP[:LONGROWS]]], uniform:ROWS[:PER_ROW], graded:ROWS[:LO[:HI]]";
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> parts;
@@ -488,7 +524,8 @@ double parse_real(const std::string& spec, const std::string& field, const char*
   return v;
 }
 
-const char* const kPrefixes[] = {"kron", "urand", "stencil2d", "stencil3d", "powerlaw", "uniform"};
+const char* const kPrefixes[] = {"kron",     "urand",   "stencil2d", "stencil3d",
+                                 "powerlaw", "uniform", "graded"};
 
 }  // namespace
 
@@ -544,6 +581,15 @@ HostCsr<double> generate(const std::string& spec) {
       bad_spec(spec, "MEAN must lie in (0, ROWS]");
     if (!(exponent > 1)) bad_spec(spec, "EXP must be greater than 1");
     return power_law(rows, rows, mean, exponent, long_rows, 0);
+  }
+  if (kind == "graded") {
+    arity(1, 3);
+    const std::int64_t rows = parse_int(spec, field(1), "ROWS", 1, kMaxOrdinal);
+    const double lo = f.size() > 2 ? parse_real(spec, field(2), "LO") : 4.0;
+    const double hi = f.size() > 3 ? parse_real(spec, field(3), "HI") : 12.0;
+    if (!(lo >= 0) || !(hi >= lo) || hi > static_cast<double>(rows))
+      bad_spec(spec, "0 <= LO <= HI <= ROWS must hold");
+    return graded_matrix(rows, rows, lo, hi);
   }
   arity(1, 2);  // uniform
   const std::int64_t rows = parse_int(spec, field(1), "ROWS", 1, kMaxOrdinal);
