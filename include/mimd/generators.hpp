@@ -53,11 +53,11 @@ HostCsr<double> uniform_matrix(std::int64_t rows, std::int64_t cols, double per_
 
 /// Banded matrix whose row lengths grow linearly with the row: rows x cols, row r of length
 /// lo + (hi - lo) r / (rows - 1) (stochastic rounding), as a mesh refined towards one end. Equal
-/// row ranges then carry unequal work: two of them (a static split between 2 threads) hold
-/// (lo + 3 hi) / (2 (lo + hi)) of the mean, e.g. 1.1875 for lo = 5, hi = 11. Columns distinct,
-/// uniform random within a window of min(cols, 8 hi) columns that follows the diagonal (row r's
-/// window centred on column r cols / rows, shifted to lie inside the matrix), sorted; values in
-/// [-1, 1).
+/// row ranges then carry unequal work: of two (a static split between 2 threads) the second
+/// holds (lo + 3 hi) / (2 (lo + hi)) times the mean, e.g. 1.1875 for lo = 5, hi = 11. Columns
+/// distinct, uniform random within a window of min(cols, 8 hi) columns that follows the diagonal
+/// (row r's window centred on column r cols / rows, shifted to lie inside the matrix), sorted;
+/// values in [-1, 1).
 /// @throws InvalidArgument rows < 0, cols < 1, extents above 2^31 - 1, lo < 0, hi < lo or
 ///         hi > cols
 HostCsr<double> graded_matrix(std::int64_t rows, std::int64_t cols, double lo, double hi,
