@@ -10,6 +10,7 @@
 #include <string>
 
 #include "mimd/generators.hpp"
+#include "support/io_files.hpp"
 #include "support/test_context.hpp"
 
 namespace {
@@ -284,6 +285,28 @@ TEST(Generators, GradedMatrixLoadsStaticRangesUnevenly) {
   EXPECT_THROW(mimd::generate("graded:100:9:3"), mimd::InvalidArgument);
   EXPECT_THROW(mimd::generate("graded:100:1:2:3"), mimd::InvalidArgument);
   EXPECT_FALSE(mimd::generates_symmetric("graded:100"));
+}
+
+// A spec is checked against the memory budget of a load before anything is allocated.
+TEST(Generators, SpecsOverTheMemoryBudgetAreRefused) {
+  for (const char* spec : {"powerlaw:2000000000:1000000", "graded:2000000000:1000:3000",
+                           "uniform:2000000000:1000", "stencil3d:1290", "kron:30:1024"}) {
+    SCOPED_TRACE(spec);
+    try {
+      mimd::generate(spec);
+      ADD_FAILURE() << "no error";
+    } catch (const mimd::InvalidArgument& e) {
+      EXPECT_NE(std::string(e.what()).find("more than the memory budget"), std::string::npos)
+          << e.what();
+      EXPECT_NE(std::string(e.what()).find(spec), std::string::npos) << e.what();
+    }
+  }
+  const mimd::testing::ScopedEnv budget("MIMD_MEMORY_BUDGET", "1M");
+  // kron:12 stores up to 131072 entries: 3 MiB by the estimate.
+  EXPECT_THROW(mimd::generate("kron:12"), mimd::InvalidArgument);
+  EXPECT_THROW(mimd::generate("stencil2d:200"), mimd::InvalidArgument);  // 200000 entries
+  EXPECT_EQ(mimd::generate("stencil2d:10").nrows, 100);
+  EXPECT_EQ(mimd::generate("graded:1000:2:6").nrows, 1000);
 }
 
 TEST(Generators, GraphArgumentsChecked) {

@@ -69,7 +69,10 @@ HostCsr<double> graded_matrix(std::int64_t rows, std::int64_t cols, double lo, d
 /// 27 (3D), MEAN = 16, EXP = 2, LONGROWS = 4, PER_ROW = 16, LO = 4, HI = 12; powerlaw, uniform
 /// and graded are square; every
 /// generator uses its default seed. Graph specs give value 1 on every edge.
-/// @throws InvalidArgument naming the spec, the bad field and what is expected
+/// @throws InvalidArgument naming the spec, the bad field and what is expected; or, before
+///         anything is allocated, when the matrix asked for (24 bytes a stored entry, 16 a
+///         row) would exceed the memory budget of a load (io.hpp: $MIMD_MEMORY_BUDGET, else
+///         the available memory)
 HostCsr<double> generate(const std::string& spec);
 /// True when `spec` has the form of a generator spec (a known prefix and a colon).
 bool is_generator_spec(const std::string& spec);

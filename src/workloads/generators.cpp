@@ -13,11 +13,14 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <utility>
 #include <vector>
 
+#include "io/io_detail.hpp"
 #include "sparse/csr_build.hpp"
 
 namespace mimd {
@@ -524,6 +527,23 @@ double parse_real(const std::string& spec, const std::string& field, const char*
   return v;
 }
 
+// Refuses a spec, before anything is allocated, whose matrix of `rows` rows and at most
+// `entries` stored entries would not fit the memory budget of a load (io.hpp:
+// $MIMD_MEMORY_BUDGET, else the available memory): 24 bytes an entry (its column and value,
+// and the edge list or scratch the generator builds it from) and 16 a row.
+void check_size(const std::string& spec, double rows, double entries) {
+  const double need = 24 * entries + 16 * rows;
+  const std::uint64_t budget = io_detail::memory_budget();
+  if (need <= static_cast<double>(budget)) return;
+  const auto bytes =
+      need < 1.8e19 ? static_cast<std::uint64_t>(need) : std::numeric_limits<std::uint64_t>::max();
+  char count[32];
+  std::snprintf(count, sizeof count, "%.3g", entries);
+  throw InvalidArgument("generator spec '" + spec + "': up to " + count + " entries, about " +
+                        io_detail::bytes_text(bytes) + ", more than the memory budget of " +
+                        io_detail::bytes_text(budget) + " (" + io_detail::budget_source() + ")");
+}
+
 const char* const kPrefixes[] = {"kron",     "urand",   "stencil2d", "stencil3d",
                                  "powerlaw", "uniform", "graded"};
 
@@ -557,6 +577,8 @@ HostCsr<double> generate(const std::string& spec) {
     arity(1, 2);
     const int scale = static_cast<int>(parse_int(spec, field(1), "SCALE", 1, 30));
     const int ef = f.size() > 2 ? static_cast<int>(parse_int(spec, field(2), "EF", 1, 1024)) : 16;
+    const double vertices = std::ldexp(1.0, scale);
+    check_size(spec, vertices, 2.0 * ef * vertices);  // both directions stored
     return with_unit_values<double>(kind == "kron" ? kronecker(scale, ef)
                                                    : uniform_random(scale, ef));
   }
@@ -568,6 +590,8 @@ HostCsr<double> generate(const std::string& spec) {
                                     : (two ? 5 : 27);
     if (two && points != 5 && points != 9) bad_spec(spec, "POINTS must be 5 or 9 for stencil2d");
     if (!two && points != 7 && points != 27) bad_spec(spec, "POINTS must be 7 or 27 for stencil3d");
+    const double grid = std::pow(static_cast<double>(n), two ? 2 : 3);
+    check_size(spec, grid, grid * points);
     return two ? stencil_2d(n, points) : stencil_3d(n, points);
   }
   if (kind == "powerlaw") {
@@ -580,6 +604,8 @@ HostCsr<double> generate(const std::string& spec) {
     if (!(mean > 0) || mean > static_cast<double>(rows))
       bad_spec(spec, "MEAN must lie in (0, ROWS]");
     if (!(exponent > 1)) bad_spec(spec, "EXP must be greater than 1");
+    const double n = static_cast<double>(rows);
+    check_size(spec, n, n * mean + long_rows * std::max(1.0, std::floor(n / 2)));
     return power_law(rows, rows, mean, exponent, long_rows, 0);
   }
   if (kind == "graded") {
@@ -589,6 +615,8 @@ HostCsr<double> generate(const std::string& spec) {
     const double hi = f.size() > 3 ? parse_real(spec, field(3), "HI") : 12.0;
     if (!(lo >= 0) || !(hi >= lo) || hi > static_cast<double>(rows))
       bad_spec(spec, "0 <= LO <= HI <= ROWS must hold");
+    const double n = static_cast<double>(rows);
+    check_size(spec, n, n * (lo + hi) / 2);
     return graded_matrix(rows, rows, lo, hi);
   }
   arity(1, 2);  // uniform
@@ -596,6 +624,7 @@ HostCsr<double> generate(const std::string& spec) {
   const double per_row = f.size() > 2 ? parse_real(spec, field(2), "PER_ROW") : 16.0;
   if (!(per_row >= 0) || per_row > static_cast<double>(rows))
     bad_spec(spec, "PER_ROW must lie in [0, ROWS]");
+  check_size(spec, static_cast<double>(rows), static_cast<double>(rows) * per_row);
   return uniform_matrix(rows, rows, per_row);
 }
 
