@@ -27,7 +27,8 @@ if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/../../shared/datasets/MANIFEST.tsv)
   execute_process(COMMAND ${REPORT} --profile ${OUT} --matrices karate --k 1,8 --rounds 2
                           --repeats 1 WORKING_DIRECTORY /tmp RESULT_VARIABLE rc
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0 OR NOT out MATCHES "karate +8 " OR NOT out MATCHES "auto vs oracle, k = 8")
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "karate +8 " OR NOT out MATCHES "auto vs oracle, k = 8"
+     OR NOT out MATCHES "over B and C: [0-9]")
     message(FATAL_ERROR "mimd-tune-report on karate failed (${rc}): ${out}${err}")
   endif()
 endif()

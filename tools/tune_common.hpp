@@ -130,21 +130,26 @@ class Config final : public Timed {
   SpmmPlan<double, Layout> plan_;
 };
 
-/// One parallel copy of B (n * k scalars) into a buffer of its size: the least a LayoutLeft
-/// strategy that moves B into another layout adds to the call.
-class CopyB final : public Timed {
+/// One parallel copy of B (n * k scalars) into a buffer of its size, and with `with_c` one of
+/// C (m * k) too: the least a LayoutLeft strategy that moves B (and C) into another layout
+/// adds to the call, a copy being no slower than the transpose such a strategy makes.
+class CopyOperands final : public Timed {
  public:
-  explicit CopyB(std::shared_ptr<Operands> ops)
+  CopyOperands(std::shared_ptr<Operands> ops, bool with_c)
       : ops_(std::move(ops)),
-        to_(Kokkos::ViewAllocateWithoutInitializing("B copy"), ops_->b.extent(0)) {}
+        b_(Kokkos::ViewAllocateWithoutInitializing("B copy"), ops_->b.extent(0)),
+        c_(Kokkos::ViewAllocateWithoutInitializing("C copy"), with_c ? ops_->c.extent(0) : 0) {}
 
  private:
   void run(int calls) const override {
-    for (int i = 0; i < calls; ++i) Kokkos::deep_copy(to_, ops_->b);
+    for (int i = 0; i < calls; ++i) {
+      Kokkos::deep_copy(b_, ops_->b);
+      if (c_.extent(0) > 0) Kokkos::deep_copy(c_, ops_->c);
+    }
     Kokkos::fence();
   }
   std::shared_ptr<Operands> ops_;
-  Kokkos::View<double*, DefaultMemorySpace> to_;
+  Kokkos::View<double*, DefaultMemorySpace> b_, c_;
 };
 
 /// Fastest seconds per call of each configuration over `rounds` interleaved rounds, after
