@@ -24,6 +24,7 @@
 #include <numeric>
 #include <random>
 
+#include "auto_fit.hpp"
 #include "mimd/context.hpp"
 #include "mimd/datasets.hpp"
 #include "mimd/error.hpp"
@@ -38,6 +39,7 @@ using mimd::SpmmAlgorithm;
 using mimd::tune::Clock;
 using mimd::tune::Config;
 using mimd::tune::Input;
+using mimd::tune::kMinGain;
 using mimd::tune::kTraining;
 using mimd::tune::Operands;
 using mimd::tune::seconds_since;
@@ -61,7 +63,6 @@ const char* const kGenerated[] = {"powerlaw:20000:16",   "stencil3d:24",   "powe
 const int kKs[] = {1, 8, 32, 128};
 const int kLeftKs[] = {8, 32, 128};
 const int kPanelKs[] = {32, 128};  ///< where a panel of B can be narrower than k
-constexpr double kMinGain = 0.03;
 constexpr int kMaxPasses = 4;
 constexpr int kRounds = 5;   ///< interleaved rounds per measurement; the fastest sample counts
 constexpr int kRepeats = 5;  ///< sets of rounds for Auto's rule (the median counts)
@@ -367,164 +368,22 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// The features Auto's rule may split on (AutoRule::Row's limits but cv's).
-enum Feature { kK, kImbalance, kNnz, kMaxRow, kFeatures };
-
-/// One measurement of the fit: an input at one k, the log-time of each algorithm over the
-/// best of them, and the input's features.
-struct Sample {
-  std::array<double, 3> loss;
-  std::array<double, kFeatures> f;
-};
-
-/// A node of Auto's decision tree: a leaf (feature < 0) runs `alg`; a split sends the
-/// samples with f[feature] <= cut to `lo`, the others to `hi`.
-struct Node {
-  int alg = 0;
-  int feature = -1;
-  double cut = 0;
-  std::unique_ptr<Node> lo, hi;
-};
-
-/// What a leaf running algorithm `a` costs on the samples `idx`: first the worst loss of
-/// any of them (the target is a worst case: auto within 0.9x of the best on every matrix),
-/// then the squared loss (so that among leaves and splits equally good for the worst
-/// sample, one input left at 0.8x weighs more than many within noise).
-struct Cost {
-  double worst = 0, squared = 0;
-};
-
-/// A leaf: the algorithm it runs and what that costs.
-struct Leaf {
-  int alg = 0;
-  Cost cost;
-};
-
-Cost leaf_cost(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int a) {
-  Cost c;
-  for (std::size_t i : idx) {
-    c.worst = std::max(c.worst, s[i].loss[a]);
-    c.squared += s[i].loss[a] * s[i].loss[a];
-  }
-  return c;
-}
-
-/// `x` better than `y`: a lower worst loss by more than kWorstTie, else (within it) the
-/// lower squared loss.
-constexpr double kWorstTie = 0.01;
-bool better(const Cost& x, const Cost& y) {
-  if (x.worst < y.worst - kWorstTie) return true;
-  if (y.worst < x.worst - kWorstTie) return false;
-  return x.squared < y.squared;
-}
-
-Leaf best_leaf(const std::vector<Sample>& s, const std::vector<std::size_t>& idx, int algs) {
-  Leaf best{0, leaf_cost(s, idx, 0)};
-  for (int a = 1; a < algs; ++a)
-    if (const Cost c = leaf_cost(s, idx, a); better(c, best.cost)) best = {a, c};
-  return best;
-}
-
-/// The tree over the samples `idx`, at most `depth` splits deep, grown greedily: the split
-/// (feature, threshold between two neighbouring training values) whose two leaves are best (Cost:
-/// the worst sample of either, then the squared loss of both), taken when it lowers the worst loss
-/// by more than kMinGain or, leaving the worst within kWorstTie, gains more than kMinGain^2
-/// per sample of squared loss; then each side grown on its own. Fitted on the squared loss
-/// alone, four tuner runs on one 2-core Xeon gave three rules (one cut at an imbalance of
-/// 1.056 or 1.149 sent rajat01 and adder_dcop_05, LSSM 12-15% ahead at k = 128, to
-/// row_parallel): the many inputs where row_parallel leads by 2-5% outweighed the few
-/// where it trails by 15-30%. The threshold is placed at the edge of the side whose leaf is
-/// `cautious` (row_parallel, whose static ranges nothing protects from an uneven load), so
-/// that it claims only the range its training inputs span, and halfway (the geometric mean
-/// for k and the counts) between other leaves: rajat01, at an imbalance of 1.0556 between
-/// the training inputs at 1.047 and 1.065, fell on row_parallel's side of the halfway cut
-/// (1.0558) and ran 0.85-0.89x of LSSM at k = 128.
-std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vector<std::size_t>& idx,
-                           int algs, int cautious, int depth) {
-  auto node = std::make_unique<Node>();
-  const Leaf leaf = best_leaf(s, idx, algs);
-  node->alg = leaf.alg;
-  if (depth == 0 || idx.size() < 2) return node;
-  const Cost here = leaf.cost;
-  // Until a split is taken, best.squared is the bar a gain in squared loss must clear.
-  Cost best{here.worst, here.squared - kMinGain * kMinGain * static_cast<double>(idx.size())};
-  int feature = -1;
-  double cut = 0;
-  for (int j = 0; j < kFeatures; ++j) {
-    std::vector<double> v;
-    for (std::size_t i : idx) v.push_back(s[i].f[j]);
-    std::sort(v.begin(), v.end());
-    v.erase(std::unique(v.begin(), v.end()), v.end());
-    for (std::size_t q = 0; q + 1 < v.size(); ++q) {
-      std::vector<std::size_t> lo, hi;
-      for (std::size_t i : idx) (s[i].f[j] <= v[q] ? lo : hi).push_back(i);
-      const Leaf a = best_leaf(s, lo, algs), b = best_leaf(s, hi, algs);
-      const double t = a.alg == cautious && b.alg != cautious   ? v[q]
-                       : b.alg == cautious && a.alg != cautious ? std::nextafter(v[q + 1], 0.0)
-                       : j == kImbalance                        ? (v[q] + v[q + 1]) / 2
-                                                                : std::sqrt(v[q] * v[q + 1]);
-      const Cost c{std::max(a.cost.worst, b.cost.worst), a.cost.squared + b.cost.squared};
-      // A split must beat the leaf on the worst sample, or match it and gain squared loss.
-      const bool gains = c.worst < here.worst - kMinGain ||
-                         (c.worst < here.worst + kWorstTie && c.squared < best.squared);
-      if (gains && (feature < 0 || better(c, best))) {
-        best = c;
-        feature = j;
-        cut = t;
-      }
-    }
-  }
-  if (feature < 0) return node;
-  std::vector<std::size_t> lo, hi;
-  for (std::size_t i : idx) (s[i].f[feature] <= cut ? lo : hi).push_back(i);
-  node->feature = feature;
-  node->cut = cut;
-  node->lo = grow(s, lo, algs, cautious, depth - 1);
-  node->hi = grow(s, hi, algs, cautious, depth - 1);
-  return node;
-}
-
-/// The tree as a decision list of upper limits: a split's low side first, with the cut as
-/// one more limit, then its high side under the limits it came with (what reaches those
-/// rows has passed every low-side row, so it lies above the cut). The last row of every
-/// subtree has the subtree's own limits, so each point finds its leaf.
-void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs,
-          std::vector<mimd::AutoRule::Row>& rows) {
-  if (n.feature < 0) {
-    lim.algorithm = mimd::to_string(algs[n.alg]);
-    rows.push_back(lim);
-    return;
-  }
-  mimd::AutoRule::Row lo = lim;
-  if (n.feature == kK) {
-    lo.k_max = std::min(lo.k_max, static_cast<int>(std::floor(n.cut)));
-  } else {
-    double& limit = n.feature == kImbalance ? lo.imbalance_max
-                    : n.feature == kNnz     ? lo.nnz_max
-                                            : lo.max_row_max;
-    limit = std::min(limit, n.cut);
-  }
-  emit(*n.lo, lo, algs, rows);
-  emit(*n.hi, lim, algs, rows);
-}
-
-/// Auto's rule: a decision tree of at most three levels over k, the row-split imbalance
-/// (what row_parallel's static ranges cost it), the stored nonzeros (what a launch and the
-/// scheduling cost against the work) and the longest row (a long row whose rows of B
-/// outgrow L2 between the column tiles favours the split rows of LSSM), fitted on every
-/// training input and k against the per-input best, written as a decision list. On a
-/// 2-core Zen 3 the algorithms part ways on all of these: LSSM 15-22% ahead at k = 1 on
-/// evenly loaded matrices (3elt, dwt_2680, bayer10) where row_parallel led by 2% at k >= 8,
-/// row_parallel 10-28% ahead on the smallest (ash219, west0479, olm1000) at every k, LSSM
-/// 15-35% ahead at imbalances of 1.26-1.38 (G51, zenios, lp_ship04l). The coefficient of variation
-/// of the row lengths is not offered: a high variation need not load the static ranges unevenly
-/// (long rows spread over the matrix) nor a low one keep them even (a denser half).
+/// Auto's rule (auto_fit.hpp): a decision tree of at most three levels over k, the row-split
+/// imbalance (what row_parallel's static ranges cost it), the stored nonzeros (what a launch and
+/// the scheduling cost against the work) and the longest row (a long row whose rows of B outgrow L2
+/// between the column tiles favours the split rows of LSSM), fitted on every training input and k
+/// against the per-input best, written as a decision list. On a 2-core Zen 3 the algorithms part
+/// ways on all of these: LSSM 15-22% ahead at k = 1 on evenly loaded matrices (3elt, dwt_2680,
+/// bayer10) where row_parallel led by 2% at k >= 8, row_parallel 10-28% ahead on the smallest
+/// (ash219, west0479, olm1000) at every k, LSSM 15-35% ahead at imbalances of 1.26-1.38 (G51,
+/// zenios, lp_ship04l). The coefficient of variation of the row lengths is not offered: a high
+/// variation need not load the static ranges unevenly (long rows spread over the matrix) nor a low
+/// one keep them even (a denser half).
 void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
                    const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
   const SpmmAlgorithm algs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
                                 SpmmAlgorithm::RowParallel};
-  constexpr int kAlgs = 3;
-  std::vector<Sample> samples;
+  std::vector<mimd::tune::Sample> samples;
   for (int k : kKs)
     for (const auto& in : inputs) {
       if (Clock::now() > deadline) break;
@@ -538,7 +397,7 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
         continue;
       const auto sec = time_repeated({&c0, &c1, &c2}, kRounds, kRepeats);
       const double best = *std::min_element(sec.begin(), sec.end());
-      Sample smp;
+      mimd::tune::Sample smp;
       smp.loss = {std::log(sec[0] / best), std::log(sec[1] / best), std::log(sec[2] / best)};
       smp.f = {static_cast<double>(k), in.imbalance, static_cast<double>(in.a.nnz()),
                static_cast<double>(in.max_row)};
@@ -547,20 +406,10 @@ void fit_auto_rule(mimd::TuningProfile& p, const mimd::ExecutionContext& ctx,
         std::fprintf(stderr,
                      "mimd-tune: rule %-18s k=%-4d imbalance %.3f nnz %-8.0f max_row %-6.0f "
                      "lssm %.3f merge_path %.3f row_parallel %.3f (over the best)\n",
-                     in.name.c_str(), k, smp.f[kImbalance], smp.f[kNnz], smp.f[kMaxRow],
-                     sec[0] / best, sec[1] / best, sec[2] / best);
+                     in.name.c_str(), k, smp.f[mimd::tune::kImbalance], smp.f[mimd::tune::kNnz],
+                     smp.f[mimd::tune::kMaxRow], sec[0] / best, sec[1] / best, sec[2] / best);
     }
-  p.auto_rule.rows.clear();
-  if (samples.empty()) return;
-  std::vector<std::size_t> all(samples.size());
-  std::iota(all.begin(), all.end(), std::size_t(0));
-  const int row_parallel = static_cast<int>(
-      std::find(std::begin(algs), std::end(algs), SpmmAlgorithm::RowParallel) - std::begin(algs));
-  const auto tree = grow(samples, all, kAlgs, row_parallel, 3);
-  mimd::AutoRule::Row top;
-  top.k_max = std::numeric_limits<int>::max();
-  top.cv_max = 1e9;
-  emit(*tree, top, algs, p.auto_rule.rows);
+  p.auto_rule.rows = mimd::tune::fit_rule(samples, algs);
   for (const auto& r : p.auto_rule.rows)
     std::cerr << "mimd-tune: rule row: k <= " << r.k_max << ", imbalance <= " << r.imbalance_max
               << ", nnz <= " << r.nnz_max << ", max_row <= " << r.max_row_max << ": " << r.algorithm

@@ -1,0 +1,76 @@
+// Auto's rule as mimd-tune fits it (tools/auto_fit.hpp), on made-up measurements: a cut is
+// drawn where several measurements carry it, at the edge of row_parallel's training inputs,
+// and not where one measurement alone does.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "auto_fit.hpp"
+
+namespace mimd::tune {
+namespace {
+
+const SpmmAlgorithm kAlgs[] = {SpmmAlgorithm::Lssm, SpmmAlgorithm::MergePath,
+                               SpmmAlgorithm::RowParallel};
+
+Sample sample(double k, double imbalance, double nnz, double max_row, double lssm, double merge,
+              double row_parallel) {
+  Sample s;
+  s.f = {k, imbalance, nnz, max_row};
+  s.loss = {std::log(lssm), std::log(merge), std::log(row_parallel)};
+  return s;
+}
+
+/// Five evenly loaded inputs (imbalance 1.00-1.03) and three uneven ones (1.15-1.30), each at
+/// k = 8 and 32, with sizes and longest rows that do not follow the imbalance. Row_parallel
+/// trails LSSM by 3% on the even inputs and by 20% on the uneven ones, except on the even
+/// (input, k) pairs in `ahead`, where LSSM takes 1.12x of row_parallel's time; merge path
+/// trails by 30% everywhere, and LSSM 1.07x of the best on one uneven input at k = 8.
+std::vector<Sample> measurements(const std::set<std::pair<int, int>>& ahead) {
+  const double even[][3] = {{1.000, 5000, 8},
+                            {1.005, 20000, 30},
+                            {1.010, 3000, 12},
+                            {1.020, 50000, 9},
+                            {1.030, 9000, 40}};
+  const double uneven[][3] = {{1.15, 7000, 10}, {1.20, 40000, 25}, {1.30, 4000, 60}};
+  std::vector<Sample> s;
+  for (int i = 0; i < 5; ++i)
+    for (int k : {8, 32}) {
+      const bool a = ahead.count({i, k}) > 0;
+      s.push_back(
+          sample(k, even[i][0], even[i][1], even[i][2], a ? 1.12 : 1.0, 1.3, a ? 1.0 : 1.03));
+    }
+  for (int i = 0; i < 3; ++i)
+    for (int k : {8, 32})
+      s.push_back(sample(k, uneven[i][0], uneven[i][1], uneven[i][2], i == 0 && k == 8 ? 1.07 : 1.0,
+                         1.3, 1.2));
+  return s;
+}
+
+TEST(AutoFit, NoMeasurementsGiveNoRule) {
+  EXPECT_TRUE(fit_rule({}, kAlgs).empty());
+}
+
+TEST(AutoFit, ACutOneMeasurementCarriesIsNotDrawn) {
+  // Sending imbalance <= 1.005 to row_parallel would lower the worst loss from 1.12 to 1.07,
+  // on the strength of one (input, k) alone.
+  const auto rows = fit_rule(measurements({{1, 32}}), kAlgs);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].algorithm, "lssm");
+  EXPECT_EQ(rows[0].imbalance_max, 1e9);
+}
+
+TEST(AutoFit, ACutSeveralMeasurementsCarryIsDrawnAtTheEdgeOfRowParallelsInputs) {
+  const auto rows = fit_rule(measurements({{1, 32}, {3, 8}, {4, 32}}), kAlgs);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].algorithm, "row_parallel");
+  EXPECT_EQ(rows[0].imbalance_max, 1.030);  // the most uneven input it was measured on
+  EXPECT_EQ(rows[1].algorithm, "lssm");
+  EXPECT_EQ(rows[1].imbalance_max, 1e9);
+}
+
+}  // namespace
+}  // namespace mimd::tune
