@@ -84,10 +84,10 @@ inline Leaf best_leaf(const std::vector<Sample>& s, const std::vector<std::size_
 /// running `alg` still gains as grow requires (the worst loss lowered by more than kMinGain,
 /// or kept within kWorstTie and the squared loss lowered by more than kMinGain^2 a sample)
 /// once the sample whose loss it lowers most is left out. A cut one measurement carries is
-/// the machine's noise as likely as the device's behaviour: on a 2-core Zen 5 VM one tuner
-/// run in three fitted "imbalance <= 1.032: row_parallel" on bayer10 at k = 128 alone (LSSM
-/// 1.113x of row_parallel there, 0.73-1.00x in the other runs), which sent luxembourg_osm
-/// (imbalance 1.013) to row_parallel at 0.70-0.87x of LSSM at every k.
+/// the machine's noise as likely as the device's behaviour: on a 2-core Zen 5 VM one of six
+/// tuner runs fitted "imbalance <= 1.032: row_parallel" on bayer10 at k = 128 alone (LSSM
+/// 1.113x of row_parallel there, 0.73-1.07x in the session's nine other runs), which sent
+/// luxembourg_osm (imbalance 1.013) to row_parallel at 0.70-0.87x of LSSM at every k.
 inline bool gains_without_most_helped(const std::vector<Sample>& s,
                                       const std::vector<std::size_t>& idx, int alg, int j,
                                       double at, int lo_alg, int hi_alg) {
