@@ -80,11 +80,18 @@ inline Leaf best_leaf(const std::vector<Sample>& s, const std::vector<std::size_
   return best;
 }
 
+/// Whether a split costing `split` gains over a leaf costing `leaf` as grow requires: the
+/// worst loss lowered by more than kMinGain, or kept within kWorstTie and the squared loss
+/// lowered by more than `bar`.
+inline bool clears(const Cost& split, const Cost& leaf, double bar) {
+  return split.worst < leaf.worst - kMinGain ||
+         (split.worst < leaf.worst + kWorstTie && split.squared < leaf.squared - bar);
+}
+
 /// Whether the split of `idx` at f[j] <= at (`lo_alg` below, `hi_alg` above) of a leaf
-/// running `alg` still gains as grow requires (the worst loss lowered by more than kMinGain,
-/// or kept within kWorstTie and the squared loss lowered by more than kMinGain^2 a sample)
-/// once the sample whose loss it lowers most is left out. A cut one measurement carries is
-/// the machine's noise as likely as the device's behaviour: on a 2-core Zen 5 VM one of six
+/// running `alg` still clears it (squared loss bar: kMinGain^2 a sample) once the sample
+/// whose loss it lowers most is left out. A cut one measurement carries is the machine's
+/// noise as likely as the device's behaviour: on a 2-core Zen 5 VM one of six
 /// tuner runs fitted "imbalance <= 1.032: row_parallel" on bayer10 at k = 128 alone (LSSM
 /// 1.113x of row_parallel there, 0.73-1.07x in the session's nine other runs), which sent
 /// luxembourg_osm (imbalance 1.013) to row_parallel at 0.70-0.87x of LSSM at every k.
@@ -103,9 +110,7 @@ inline bool gains_without_most_helped(const std::vector<Sample>& s,
     leaf = {std::max(leaf.worst, l), leaf.squared + l * l};
     split = {std::max(split.worst, m), split.squared + m * m};
   }
-  const double bar = kMinGain * kMinGain * static_cast<double>(idx.size() - 1);
-  return split.worst < leaf.worst - kMinGain ||
-         (split.worst < leaf.worst + kWorstTie && split.squared < leaf.squared - bar);
+  return clears(split, leaf, kMinGain * kMinGain * static_cast<double>(idx.size() - 1));
 }
 
 /// The tree over the samples `idx`, at most `depth` splits deep, grown greedily: the split
@@ -149,8 +154,7 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
                                                                 : std::sqrt(v[q] * v[q + 1]);
       const Cost c{std::max(a.cost.worst, b.cost.worst), a.cost.squared + b.cost.squared};
       // A split must beat the leaf on the worst sample, or match it and gain squared loss.
-      const bool gains = (c.worst < here.worst - kMinGain ||
-                          (c.worst < here.worst + kWorstTie && c.squared < best.squared)) &&
+      const bool gains = clears(c, {here.worst, best.squared}, 0.0) &&
                          gains_without_most_helped(s, idx, leaf.alg, j, v[q], a.alg, b.alg);
       if (gains && (feature < 0 || better(c, best))) {
         best = c;
