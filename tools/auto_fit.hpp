@@ -89,9 +89,9 @@ inline bool clears(const Cost& split, const Cost& leaf, double bar) {
 }
 
 /// Whether the split of `idx` at f[j] <= at (`lo_alg` below, `hi_alg` above) of a leaf
-/// running `alg` still clears it (squared loss bar: kMinGain^2 a sample) once the sample
-/// whose loss it lowers most is left out. A cut one measurement carries is the machine's
-/// noise as likely as the device's behaviour: on a 2-core Zen 5 VM one of six
+/// running `alg` still clears that leaf (squared-loss bar: kMinGain^2 a sample) once the
+/// sample whose loss it lowers most is left out. A cut one measurement carries is the
+/// machine's noise as likely as the device's behaviour: on a 2-core Zen 5 VM one of six
 /// tuner runs fitted "imbalance <= 1.032: row_parallel" on bayer10 at k = 128 alone (LSSM
 /// 1.113x of row_parallel there, 0.73-1.07x in the session's nine other runs), which sent
 /// luxembourg_osm (imbalance 1.013) to row_parallel at 0.70-0.87x of LSSM at every k.
