@@ -24,7 +24,6 @@
 #include <numeric>
 #include <random>
 
-#include "auto_fit.hpp"
 #include "mimd/context.hpp"
 #include "mimd/datasets.hpp"
 #include "mimd/error.hpp"
@@ -32,6 +31,7 @@
 #include "mimd/io.hpp"
 #include "mimd/spmm.hpp"
 #include "tune_common.hpp"
+#include "tune_fit.hpp"
 
 namespace {
 
@@ -315,14 +315,14 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
 
 /// spmm_static_work: LSSM with its units handed out statically (each worker its own range)
 /// against the dynamic hand-out, side by side on every training input and k where the two
-/// differ (not a serial call, more units than workers); the threshold is the work (as the
-/// field counts it) of the measurement up to which the static hand-out saves the most time
-/// in all (the sum of log(static / dynamic) over the measurements of at most that work,
-/// smallest) among those up to which it gains more than kMinGain a measurement (geomean);
-/// 0 when there is none or nothing differs (LSSM with scratch, as on GPUs, has no hand-out
-/// to choose). When the deadline passes, the value is kept. The margin: from one hour to
-/// the next the static hand-out ran 3-12% faster or 5-50% slower on the same small calls
-/// (a 2-core Zen 5 VM whose cores were not always equally fast), so a tie is left dynamic.
+/// differ (not a serial call, more units than workers); the threshold is fit_threshold's
+/// (tune_fit.hpp) over the work of each measurement (as the field counts it) and
+/// log(static / dynamic): the work up to which the static hand-out saves the most time in all,
+/// by more than kMinGain a measurement, even without the one it helps most; 0 when there is
+/// none or nothing differs (LSSM with scratch, as on GPUs, has no hand-out to choose). When the
+/// deadline passes, the value is kept. The margin: from one hour to the next the static hand-out
+/// ran 3-12% faster or 5-50% slower on the same small calls (a 2-core Zen 5 VM whose cores were not
+/// always equally fast), so a tie is left dynamic.
 void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
                      const std::vector<Input>& inputs, Clock::time_point deadline, bool verbose) {
   const mimd::TuningProfile base = live;
@@ -330,7 +330,7 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
   dynamic.spmm_static_work = 0;
   fixed.spmm_static_work = std::numeric_limits<int>::max();
   const int simd = mimd::effective_simd_width(base.simd_bytes);
-  std::vector<std::pair<double, double>> samples;  // work, log(static / dynamic)
+  std::vector<mimd::tune::WorkSample> samples;
   for (int k : kKs)
     for (const auto& in : inputs) {
       if (Clock::now() > deadline) {
@@ -343,32 +343,19 @@ void fit_static_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
       const auto t = time_repeated({a.get(), b.get()}, kRounds, 3);
       const double work = static_cast<double>(in.a.nnz() + in.a.nrows) *
                           mimd::spmm_work_columns(k, simd, sizeof(double));
-      samples.emplace_back(work, std::log(t[1] / t[0]));
+      samples.push_back({work, std::log(t[1] / t[0])});
       if (verbose)
         std::fprintf(stderr, "mimd-tune: hand-out %-18s k=%-4d work %-10.0f static/dynamic %.3f\n",
                      in.name.c_str(), k, work, t[1] / t[0]);
     }
-  std::sort(samples.begin(), samples.end());
-  double sum = 0, best = 0, fit = 0;
-  int count = 0;
-  for (std::size_t i = 0; i < samples.size(); ++i) {
-    sum += samples[i].second;
-    ++count;
-    // A threshold takes every measurement of its work (k = 1 and 8 count the same work at
-    // 512 bits), so it is judged only after the last of them.
-    if (i + 1 < samples.size() && samples[i + 1].first == samples[i].first) continue;
-    if (sum < best && sum < -kMinGain * count) {
-      best = sum;
-      fit = samples[i].first;
-    }
-  }
+  const double fit = mimd::tune::fit_threshold(samples);
   live.spmm_static_work = static_cast<int>(std::min<double>(fit, std::numeric_limits<int>::max()));
   std::cerr << "mimd-tune: spmm_static_work " << live.spmm_static_work << "\n";
 }
 
 // ---- Auto's rule -----------------------------------------------------------------------
 
-/// Auto's rule (auto_fit.hpp): a decision tree of at most three levels over k, the row-split
+/// Auto's rule (tune_fit.hpp): a decision tree of at most three levels over k, the row-split
 /// imbalance (what row_parallel's static ranges cost it), the stored nonzeros (what a launch and
 /// the scheduling cost against the work) and the longest row (a long row whose rows of B outgrow L2
 /// between the column tiles favours the split rows of LSSM), fitted on every training input and k

@@ -1,6 +1,7 @@
-// Auto's rule as mimd-tune fits it: a decision tree over the features of the training
-// measurements, written as the decision list of TuningProfile::auto_rule. Apart from the
-// tuner so that a test can fit it on made-up measurements.
+// What mimd-tune fits on its measurements: Auto's rule, a decision tree over the features of
+// the training measurements written as the decision list of TuningProfile::auto_rule, and the
+// threshold of work up to which an option of the profile pays (fit_threshold). Apart from the
+// tuner so that a test can fit them on made-up measurements.
 #pragma once
 
 #include <algorithm>
@@ -195,6 +196,42 @@ inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* al
   }
   emit(*n.lo, lo, algs, rows);
   emit(*n.hi, lim, algs, rows);
+}
+
+/// One measurement of an option that a profile field turns on up to a threshold of work: the
+/// call's work (as the field counts it) and log(time with the option / time without it).
+struct WorkSample {
+  double work = 0, log_ratio = 0;
+};
+
+/// The threshold fitted on `samples`: the work of a measurement up to which the option saves
+/// the most time in all (the sum of log_ratio over the measurements of at most that work,
+/// smallest) among those up to which it gains more than kMinGain a measurement (geomean), and
+/// still does so with the one measurement it helps most left out; 0 when there is none. A
+/// threshold takes every measurement of its work, so it is judged only after the last of them.
+/// Without that check, one measurement alone set LSSM's static hand-out (spmm_static_work) in
+/// three of the four logged tuner runs on 2-core Zen 5 VMs: west0479 at k = 32 or ash219 at
+/// k = 128, the static hand-out at 0.86-0.88x of the dynamic one's time, at 76448 or 84096 of
+/// work, where the next measurements above found it 1.00-1.36x slower. In two of those runs
+/// jagmesh7 (68704 of work at k = 1 and 8, above the serial threshold of 65536) then ran the
+/// static hand-out at 0.82x and 0.79x, and at 1.00x and 0.92x, of the derived profile's time.
+inline double fit_threshold(std::vector<WorkSample> samples) {
+  std::sort(samples.begin(), samples.end(),
+            [](const WorkSample& x, const WorkSample& y) { return x.work < y.work; });
+  double sum = 0, most_helped = 0, best = 0, fit = 0;
+  int count = 0;
+  for (std::size_t i = 0; i < samples.size(); ++i) {
+    sum += samples[i].log_ratio;
+    most_helped = std::min(most_helped, samples[i].log_ratio);
+    ++count;
+    if (i + 1 < samples.size() && samples[i + 1].work == samples[i].work) continue;
+    if (sum < best && sum < -kMinGain * count &&
+        sum - most_helped < -kMinGain * static_cast<double>(count - 1)) {
+      best = sum;
+      fit = samples[i].work;
+    }
+  }
+  return fit;
 }
 
 /// Auto's rule fitted on `samples` (their losses in the order of `algs`), row_parallel

@@ -1,6 +1,7 @@
-// Auto's rule as mimd-tune fits it (tools/auto_fit.hpp), on made-up measurements: a cut is
+// What mimd-tune fits (tools/tune_fit.hpp), on made-up measurements. Auto's rule: a cut is
 // drawn where several measurements carry it, at the edge of row_parallel's training inputs,
-// and not where one measurement alone does.
+// and not where one measurement alone does. A threshold of work: where the savings of several
+// measurements peak, the measurements of one work taken together, and not on one measurement.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "auto_fit.hpp"
+#include "tune_fit.hpp"
 
 namespace mimd::tune {
 namespace {
@@ -70,6 +71,40 @@ TEST(AutoFit, ACutSeveralMeasurementsCarryIsDrawnAtTheEdgeOfRowParallelsInputs) 
   EXPECT_EQ(rows[0].imbalance_max, 1.030);  // the most uneven input it was measured on
   EXPECT_EQ(rows[1].algorithm, "lssm");
   EXPECT_EQ(rows[1].imbalance_max, 1e9);
+}
+
+/// Measurements of an option: (work, time with it / time without).
+std::vector<WorkSample> work_samples(const std::vector<std::pair<double, double>>& ratios) {
+  std::vector<WorkSample> s;
+  for (const auto& [work, ratio] : ratios) s.push_back({work, std::log(ratio)});
+  return s;
+}
+
+TEST(ThresholdFit, NoMeasurementsGiveZero) {
+  EXPECT_EQ(fit_threshold({}), 0.0);
+}
+
+TEST(ThresholdFit, OneMeasurementAloneSetsNoThreshold) {
+  // The smallest call gains 12%, every larger one loses: up to 76448 the option gains more
+  // than kMinGain a measurement, on that measurement alone.
+  EXPECT_EQ(fit_threshold(work_samples(
+                {{76448, 0.877}, {84096, 1.36}, {96144, 1.28}, {96144, 1.25}, {102544, 1.0}})),
+            0.0);
+}
+
+TEST(ThresholdFit, TheThresholdIsWhereTheSavingsOfSeveralMeasurementsPeak) {
+  // Up to 2000: 0.90, 0.92 and 1.02 (geomean 0.945); up to 4000 a fourth at 0.95 saves more
+  // in all; 8000 and above lose.
+  EXPECT_EQ(
+      fit_threshold(work_samples(
+          {{8000, 1.10}, {2000, 0.92}, {1000, 0.90}, {16000, 1.2}, {4000, 0.95}, {2000, 1.02}})),
+      4000.0);
+}
+
+TEST(ThresholdFit, MeasurementsOfOneWorkAreTakenTogether) {
+  // At 2000 one measurement gains 15%, the other loses 50%: a threshold of 2000 takes both.
+  EXPECT_EQ(fit_threshold(work_samples({{2000, 0.85}, {1000, 0.9}, {2000, 1.5}, {1000, 0.9}})),
+            1000.0);
 }
 
 }  // namespace
