@@ -2,9 +2,15 @@
 // drawn where several measurements carry it, at the edge of row_parallel's training inputs,
 // and not where one measurement alone does. A threshold of work: where the savings of several
 // measurements peak, the measurements of one work taken together, and not on one measurement.
+// A crossover searched for: bisected to a quarter doubling, the smallest over the k searched,
+// lowered until every k confirmed wins, and not raised by one noisy win.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -105,6 +111,61 @@ TEST(ThresholdFit, MeasurementsOfOneWorkAreTakenTogether) {
   // At 2000 one measurement gains 15%, the other loses 50%: a threshold of 2000 takes both.
   EXPECT_EQ(fit_threshold(work_samples({{2000, 0.85}, {1000, 0.9}, {2000, 1.5}, {1000, 0.9}})),
             1000.0);
+}
+
+/// An option that wins up to `limit(k)` of work at k, measured by fit_crossover.
+std::optional<std::int64_t> crossover(const std::function<std::int64_t(int)>& limit) {
+  return fit_crossover(
+      [&](int k, std::int64_t work) -> std::optional<bool> { return work <= limit(k); }, {1, 32},
+      {1, 8, 32}, 1024, std::int64_t(1) << 24);
+}
+
+TEST(CrossoverFit, TheCrossoverIsFoundWithinAQuarterDoubling) {
+  const auto fit = crossover([](int) { return 100000; });
+  ASSERT_TRUE(fit);
+  EXPECT_LE(*fit, 100000);
+  EXPECT_GT(*fit, 100000 / std::pow(2.0, 0.25));
+}
+
+TEST(CrossoverFit, EveryConfirmedKMustWin) {
+  // The search at k = 1 and 32 finds about 60000; k = 8, measured only to confirm, wins up
+  // to 50000 alone.
+  const auto fit = crossover([](int k) { return k == 1 ? 100000 : k == 32 ? 60000 : 50000; });
+  ASSERT_TRUE(fit);
+  EXPECT_LE(*fit, 50000);
+  EXPECT_GT(*fit, 50000 / std::pow(2.0, 0.25));
+}
+
+TEST(CrossoverFit, OneNoisyWinDoesNotStand) {
+  // The option wins up to 65536, but the first measurement at 131072 at each k wins too: the
+  // search alone would stop at 131072.
+  std::map<int, int> calls_at_131072;
+  const auto fit = fit_crossover(
+      [&](int k, std::int64_t work) -> std::optional<bool> {
+        if (work == 131072 && calls_at_131072[k]++ == 0) return true;
+        return work <= 65536;
+      },
+      {1, 32}, {1, 8, 32}, 1024, std::int64_t(1) << 24);
+  ASSERT_TRUE(fit);
+  EXPECT_LE(*fit, 65536);
+  EXPECT_GT(*fit, 65536 / std::pow(2.0, 0.25));
+}
+
+TEST(CrossoverFit, NoWinGivesZeroAndAlwaysWinningTheLargest) {
+  EXPECT_EQ(crossover([](int) { return 0; }), std::optional<std::int64_t>(0));
+  EXPECT_EQ(crossover([](int) { return std::int64_t(1) << 40; }),
+            std::optional<std::int64_t>(std::int64_t(1) << 24));
+}
+
+TEST(CrossoverFit, APassedDeadlineGivesNothing) {
+  int calls = 0;
+  const auto fit = fit_crossover(
+      [&](int, std::int64_t work) -> std::optional<bool> {
+        if (++calls > 20) return std::nullopt;
+        return work <= 100000;
+      },
+      {1, 32}, {1, 8, 32}, 1024, std::int64_t(1) << 24);
+  EXPECT_FALSE(fit);
 }
 
 }  // namespace

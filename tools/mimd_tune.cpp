@@ -22,6 +22,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "mimd/context.hpp"
@@ -255,60 +256,49 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 // ---- serial calls ----------------------------------------------------------------------
 
 /// spmm_serial_work: the largest call (its work as the field counts it) up to which the
-/// calling thread beat a parallel launch by kMinGain at every size measured, at k = 1 and at
-/// k = 32 (the smaller of the two); 0 when it does not at the smallest. The sizes double
-/// from 1024 to the first loss, then two geometric bisections between the last win and the
-/// first loss place the crossover within a factor 2^(1/4). (Taken where the two merely tie,
-/// the threshold could land a doubling past the crossover: on a 2-core Zen 5 VM 131072
-/// against 65536 from one run to the next, and watt_2 at k = 8, 107 Ki of work, then ran
-/// serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207) kept
-/// 16384 where the row loop still won at 16.5 Ki, lp_afiro at k = 128 then 0.56-0.63x of
+/// calling thread beat a parallel launch by kMinGain at k = 1, 8, 32 and 128, fit_crossover's
+/// (tune_fit.hpp) search from 1024, confirmed afresh at every k. The crossover depends on k: on
+/// a 2-core Zen 5 VM the row loop won up to 78-93 Ki of work at k = 1 and up to 131-156 Ki at
+/// k = 32 but lost at 78 Ki at k = 8 (1.05-1.10x); searched at k = 1 and 32 alone and
+/// unconfirmed, the threshold came out at 65536-110217 in three runs and 220435 in a fourth,
+/// whose profile then ran Pd at k = 8 (169 Ki) serially at 0.87x of the derived profile's time.
+/// (Taken where the two merely tie, the threshold could land a doubling past the crossover:
+/// 131072 against 65536 from one run to the next on that VM, and watt_2 at k = 8, 107 Ki of
+/// work, then ran serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207)
+/// kept 16384 where the row loop still won at 16.5 Ki, lp_afiro at k = 128 then 0.56-0.63x of
 /// the derived 20480.)
-/// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one thread),
-/// the two timed side by side (kRounds, the median of kRepeats). Where the derived value
-/// is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
+/// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one
+/// thread), the two timed side by side (kRounds, the median of kRepeats). Where the derived
+/// value is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
 void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
-                     Clock::time_point deadline) {
+                     Clock::time_point deadline, bool verbose) {
   if (live.spmm_serial_work == 0) return;
   const mimd::TuningProfile base = live;
   mimd::TuningProfile launch = base, serial = base;
   launch.spmm_serial_work = 0;
   serial.spmm_serial_work = std::numeric_limits<int>::max();
-  constexpr std::int64_t kLargest = std::int64_t(1) << 24;
   const int simd = mimd::effective_simd_width(base.simd_bytes);
-  std::int64_t fit = kLargest;
-  for (int k : {1, 32}) {
+  const auto serial_wins = [&](int k, std::int64_t work) -> std::optional<bool> {
+    if (Clock::now() > deadline) return std::nullopt;
     const std::int64_t padded = mimd::spmm_work_columns(k, simd, sizeof(double));
-    // Whether the row loop beats the launch by kMinGain on a call of `work`.
-    const auto serial_wins = [&](std::int64_t work) {
-      // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
-      const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
-      const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
-                                              ctx.num_threads());
-      const auto [a, b] =
-          configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
-                                             SpmmAlgorithm::RowParallel, launch, serial, base);
-      const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
-      return t[1] < t[0] * (1 - kMinGain);
-    };
-    std::int64_t won = 0, lost = 0;
-    for (std::int64_t work = 1024; work <= kLargest; work *= 2) {
-      if (Clock::now() > deadline) return;
-      if (!serial_wins(work)) {
-        lost = work;
-        break;
-      }
-      won = work;
-    }
-    for (int step = 0; step < 2 && won > 0 && lost > 0; ++step) {
-      if (Clock::now() > deadline) return;
-      const auto mid = static_cast<std::int64_t>(std::sqrt(double(won) * double(lost)));
-      (serial_wins(mid) ? won : lost) = mid;
-    }
-    fit = std::min(fit, won);
-  }
-  live.spmm_serial_work = static_cast<int>(fit);
-  std::cerr << "mimd-tune: spmm_serial_work " << fit << "\n";
+    // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
+    const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
+    const Input in =
+        mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0), ctx.num_threads());
+    const auto [a, b] =
+        configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
+                                           SpmmAlgorithm::RowParallel, launch, serial, base);
+    const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
+    if (verbose)
+      std::fprintf(stderr, "mimd-tune: serial k=%-4d work %-9lld serial/launch %.3f\n", k,
+                   static_cast<long long>(work), t[1] / t[0]);
+    return t[1] < t[0] * (1 - kMinGain);
+  };
+  const auto fit = mimd::tune::fit_crossover(serial_wins, {1, 8, 32, 128}, {1, 8, 32, 128}, 1024,
+                                             std::int64_t(1) << 24);
+  if (!fit) return;
+  live.spmm_serial_work = static_cast<int>(*fit);
+  std::cerr << "mimd-tune: spmm_serial_work " << *fit << "\n";
 }
 
 // ---- static hand-out ------------------------------------------------------------------
@@ -590,7 +580,7 @@ int main(int argc, char** argv) {
       }
       std::cerr << "mimd-tune: LayoutLeft panels done at " << seconds_since(start) << " s\n";
     }
-    fit_serial_work(live, ctx, at(0.75));
+    fit_serial_work(live, ctx, at(0.75), verbose);
     fit_static_work(live, ctx, inputs, at(0.85), verbose);
     fit_auto_rule(live, ctx, inputs, at(0.95), verbose);
     const auto probes = p.probes;

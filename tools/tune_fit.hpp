@@ -1,17 +1,22 @@
 // What mimd-tune fits on its measurements: Auto's rule, a decision tree over the features of
 // the training measurements written as the decision list of TuningProfile::auto_rule, and the
-// threshold of work up to which an option of the profile pays (fit_threshold). Apart from the
-// tuner so that a test can fit them on made-up measurements.
+// threshold of work up to which an option of the profile pays, fitted on measurements of
+// training inputs (fit_threshold) or searched for on generated ones (fit_crossover). Apart from
+// the tuner so that a test can fit them on made-up measurements.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "mimd/spmm.hpp"
@@ -232,6 +237,56 @@ inline double fit_threshold(std::vector<WorkSample> samples) {
     }
   }
   return fit;
+}
+
+/// The work up to which an option won at every size measured, searched for through
+/// `wins(k, work)` (whether it gains kMinGain on a call of `work` at k; std::nullopt when the
+/// tuner's deadline has passed, and then so does this): for each k of `search_ks` the sizes
+/// double from `smallest` up to the first loss (at most `largest`), then two geometric
+/// bisections between the last win and the first loss place the crossover within a factor
+/// 2^(1/4); the smallest of those crossovers is then measured afresh at every k of
+/// `confirm_ks` and lowered a step of 2^(1/4) at a time until it wins at all of them. 0 when
+/// nothing at or above `smallest` stands.
+/// The confirmation: without it one noisy win at the largest size measured stood, and the
+/// crossover it found for LSSM's serial path moved from 65536-110217 to 220435 from one run
+/// to the next on a 2-core Zen 5 VM.
+inline std::optional<std::int64_t> fit_crossover(
+    const std::function<std::optional<bool>(int, std::int64_t)>& wins,
+    std::initializer_list<int> search_ks, std::initializer_list<int> confirm_ks,
+    std::int64_t smallest, std::int64_t largest) {
+  std::int64_t fit = largest;
+  for (const int k : search_ks) {
+    std::int64_t won = 0, lost = 0;
+    for (std::int64_t work = smallest; work <= largest; work *= 2) {
+      const auto w = wins(k, work);
+      if (!w) return std::nullopt;
+      if (!*w) {
+        lost = work;
+        break;
+      }
+      won = work;
+    }
+    for (int step = 0; step < 2 && won > 0 && lost > 0; ++step) {
+      const auto mid = static_cast<std::int64_t>(std::sqrt(double(won) * double(lost)));
+      const auto w = wins(k, mid);
+      if (!w) return std::nullopt;
+      (*w ? won : lost) = mid;
+    }
+    fit = std::min(fit, won);
+  }
+  for (; fit >= smallest; fit = static_cast<std::int64_t>(double(fit) / std::pow(2.0, 0.25))) {
+    bool all = true;
+    for (const int k : confirm_ks) {
+      const auto w = wins(k, fit);
+      if (!w) return std::nullopt;
+      if (!*w) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return fit;
+  }
+  return 0;
 }
 
 /// Auto's rule fitted on `samples` (their losses in the order of `algs`), row_parallel
