@@ -258,10 +258,13 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 /// spmm_serial_work: the largest call (its work as the field counts it) up to which the
 /// calling thread beat a parallel launch by kMinGain at k = 1, 8, 32 and 128, fit_crossover's
 /// (tune_fit.hpp) search from 1024, confirmed afresh at every k. The crossover depends on k: on
-/// a 2-core Zen 5 VM the row loop won up to 78-93 Ki of work at k = 1 and up to 131-156 Ki at
-/// k = 32 but lost at 78 Ki at k = 8 (1.05-1.10x); searched at k = 1 and 32 alone and
+/// a 2-core Zen 5 VM the row loop won at 78 Ki of work at k = 1 (0.89-0.93x) and at 131 Ki at
+/// k = 32 (0.90-0.94x) but lost at 78 Ki at k = 8 (1.05-1.10x); searched at k = 1 and 32 alone and
 /// unconfirmed, the threshold came out at 65536-110217 in three runs and 220435 in a fourth,
-/// whose profile then ran Pd at k = 8 (169 Ki) serially at 0.87x of the derived profile's time.
+/// whose profile then ran Pd at k = 8 (169 Ki) serially at 0.87x of the derived profile's time;
+/// searched at every k and confirmed, it came out at 46340-55108 in six runs of eight and at
+/// 155871 in two, in which the row loop won up to 156-220 Ki at every k (the launches slower
+/// for the whole run: the VM's state, not one noisy measurement).
 /// (Taken where the two merely tie, the threshold could land a doubling past the crossover:
 /// 131072 against 65536 from one run to the next on that VM, and watt_2 at k = 8, 107 Ki of
 /// work, then ran serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207)

@@ -247,9 +247,9 @@ inline double fit_threshold(std::vector<WorkSample> samples) {
 /// 2^(1/4); the smallest of those crossovers is then measured afresh at every k of
 /// `confirm_ks` and lowered a step of 2^(1/4) at a time until it wins at all of them. 0 when
 /// nothing at or above `smallest` stands.
-/// The confirmation: without it one noisy win at the largest size measured stood, and the
-/// crossover it found for LSSM's serial path moved from 65536-110217 to 220435 from one run
-/// to the next on a 2-core Zen 5 VM.
+/// The confirmation: a win at the size found must hold in a second measurement, and at every
+/// k of `confirm_ks` (for LSSM's serial path on a 2-core Zen 5 VM, where the search at k = 1
+/// and 32 ended at 77935, the row loop lost there at k = 8: 1.05x and 1.10x in two runs).
 inline std::optional<std::int64_t> fit_crossover(
     const std::function<std::optional<bool>(int, std::int64_t)>& wins,
     std::initializer_list<int> search_ks, std::initializer_list<int> confirm_ks,
