@@ -297,8 +297,8 @@ void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
                    static_cast<long long>(work), t[1] / t[0]);
     return t[1] < t[0] * (1 - kMinGain);
   };
-  const auto fit = mimd::tune::fit_crossover(serial_wins, {1, 8, 32, 128}, {1, 8, 32, 128}, 1024,
-                                             std::int64_t(1) << 24);
+  const auto fit =
+      mimd::tune::fit_crossover(serial_wins, {1, 8, 32, 128}, 1024, std::int64_t(1) << 24);
   if (!fit) return;
   live.spmm_serial_work = static_cast<int>(*fit);
   std::cerr << "mimd-tune: spmm_serial_work " << *fit << "\n";

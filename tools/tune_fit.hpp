@@ -241,21 +241,19 @@ inline double fit_threshold(std::vector<WorkSample> samples) {
 
 /// The work up to which an option won at every size measured, searched for through
 /// `wins(k, work)` (whether it gains kMinGain on a call of `work` at k; std::nullopt when the
-/// tuner's deadline has passed, and then so does this): for each k of `search_ks` the sizes
-/// double from `smallest` up to the first loss (at most `largest`), then two geometric
-/// bisections between the last win and the first loss place the crossover within a factor
-/// 2^(1/4); the smallest of those crossovers is then measured afresh at every k of
-/// `confirm_ks` and lowered a step of 2^(1/4) at a time until it wins at all of them. 0 when
-/// nothing at or above `smallest` stands.
-/// The confirmation: a win at the size found must hold in a second measurement, and at every
-/// k of `confirm_ks` (for LSSM's serial path on a 2-core Zen 5 VM, where the search at k = 1
-/// and 32 ended at 77935, the row loop lost there at k = 8: 1.05x and 1.10x in two runs).
+/// tuner's deadline has passed, and then so does this): for each k of `ks` the sizes double
+/// from `smallest` up to the first loss (at most `largest`), then two geometric bisections
+/// between the last win and the first loss place the crossover within a factor 2^(1/4); the
+/// smallest of those crossovers is then measured afresh at every k and lowered a step of
+/// 2^(1/4) at a time until it wins at all of them. 0 when nothing at or above `smallest`
+/// stands.
+/// The confirmation: the win at the size found must hold in a second measurement at every k,
+/// so that one noisy win at the largest size measured does not stand.
 inline std::optional<std::int64_t> fit_crossover(
     const std::function<std::optional<bool>(int, std::int64_t)>& wins,
-    std::initializer_list<int> search_ks, std::initializer_list<int> confirm_ks,
-    std::int64_t smallest, std::int64_t largest) {
+    std::initializer_list<int> ks, std::int64_t smallest, std::int64_t largest) {
   std::int64_t fit = largest;
-  for (const int k : search_ks) {
+  for (const int k : ks) {
     std::int64_t won = 0, lost = 0;
     for (std::int64_t work = smallest; work <= largest; work *= 2) {
       const auto w = wins(k, work);
@@ -276,7 +274,7 @@ inline std::optional<std::int64_t> fit_crossover(
   }
   for (; fit >= smallest; fit = static_cast<std::int64_t>(double(fit) / std::pow(2.0, 0.25))) {
     bool all = true;
-    for (const int k : confirm_ks) {
+    for (const int k : ks) {
       const auto w = wins(k, fit);
       if (!w) return std::nullopt;
       if (!*w) {
