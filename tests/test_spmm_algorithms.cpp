@@ -124,16 +124,16 @@ TYPED_TEST(SpmmAlgorithms, TeamShapes) {
   }
 }
 
-// Calls of at most spmm_serial_work (work as within_work counts it) run in the calling thread,
-// where every algorithm but the reference becomes the micro-kernel over all rows (column-major B
-// packed there too): every configuration on every adversarial matrix with the threshold past all of
-// them, at k = 1, in place (7), packed (16, 33: LeftStrategy::Pack from k = 16) and past a tile
-// (130), with alpha = 0 (C only scaled) among the coefficients.
+// Calls within the serial threshold of their k (work as within_work counts it) run in the
+// calling thread, where every algorithm but the reference becomes the micro-kernel over all rows
+// (column-major B packed there too): every configuration on every adversarial matrix with the
+// threshold past all of them, at k = 1, in place (7), packed (16, 33: LeftStrategy::Pack from
+// k = 16) and past a tile (130), with alpha = 0 (C only scaled) among the coefficients.
 TYPED_TEST(SpmmAlgorithms, SerialSmallCalls) {
   using S = typename TypeParam::Scalar;
   using L = typename TypeParam::Layout;
   const ProfileScope scope;
-  context().tuning().spmm_serial_work = std::numeric_limits<int>::max();
+  set_spmm_serial_work(context().tuning(), std::numeric_limits<int>::max());
   context().tuning().spmm_left_strategy = LeftStrategy::Pack;
   context().tuning().spmm_left_pack_min_k = 16;
   std::uint32_t seed = 1300;

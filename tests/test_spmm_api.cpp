@@ -171,7 +171,7 @@ TEST(SpmmPlan, AutoResolvesAndDescribes) {
 }
 
 // describe(k) tells apart what calls of k columns run: every algorithm but the reference
-// runs the same row loop on a call below spmm_serial_work (a ratio of two such plans is a
+// runs the same row loop on a call within the serial threshold (a ratio of two such plans is a
 // ratio of the code to itself), and itself above it.
 TEST(SpmmPlan, DescribesWhatACallRuns) {
   const mimd::testing::ProfileScope scope;
@@ -188,7 +188,7 @@ TEST(SpmmPlan, DescribesWhatACallRuns) {
     return SpmmPlan<double, Kokkos::LayoutLeft>(context(), a, 8, o);
   };
   // Up to 64 columns (rounded up to whole vectors) of work per nonzero and row run serially.
-  context().tuning().spmm_serial_work = static_cast<int>((nnz + a.nrows) * 64);
+  set_spmm_serial_work(context().tuning(), static_cast<int>((nnz + a.nrows) * 64));
   const auto lssm = make(SpmmAlgorithm::Lssm), rows = make(SpmmAlgorithm::RowParallel),
              ref = make(SpmmAlgorithm::Reference);
   const auto lssm_left = make_left(SpmmAlgorithm::Lssm),
@@ -203,9 +203,26 @@ TEST(SpmmPlan, DescribesWhatACallRuns) {
   EXPECT_EQ(lssm.describe(65).rfind("lssm", 0), 0u) << lssm.describe(65);
   EXPECT_EQ(rows.describe(65), rows.describe());
   EXPECT_EQ(rows_left.describe(65), rows_left.describe());
-  context().tuning().spmm_serial_work = 0;
+  set_spmm_serial_work(context().tuning(), 0);
   const auto lssm0 = make(SpmmAlgorithm::Lssm), rows0 = make(SpmmAlgorithm::RowParallel);
   EXPECT_NE(lssm0.describe(1), rows0.describe(1));
+}
+
+// Each class of k has its own serial threshold (spmm_serial_work_class: k <= 2, 3-16, 17-64,
+// more): with the first and third past every call and the others 0, calls of k at either
+// end of a class run as their class says.
+TEST(SpmmPlan, SerialThresholdPerClassOfK) {
+  const mimd::testing::ProfileScope scope;
+  const auto a = to_device<double>(matrix_from_lengths("classes", 64, {4, 1, 9, 2}, 8));
+  auto& t = context().tuning();
+  t.spmm_serial_work_k1 = t.spmm_serial_work_k32 = std::numeric_limits<int>::max();
+  t.spmm_serial_work_k8 = t.spmm_serial_work_k128 = 0;
+  SpmmOptions o;
+  o.algorithm = SpmmAlgorithm::Lssm;
+  const SpmmPlan<double, Kokkos::LayoutRight> plan(context(), a, 8, o);
+  const auto serial = [&](std::int64_t k) { return plan.describe(k).rfind("serial", 0) == 0; };
+  for (std::int64_t k : {1, 2, 17, 64}) EXPECT_TRUE(serial(k)) << "k = " << k;
+  for (std::int64_t k : {3, 16, 65, 1000}) EXPECT_FALSE(serial(k)) << "k = " << k;
 }
 
 // LSSM units: rows of exactly `block` nonzeros stay whole, one more splits in two;

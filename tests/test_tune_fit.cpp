@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -113,58 +112,55 @@ TEST(ThresholdFit, MeasurementsOfOneWorkAreTakenTogether) {
             1000.0);
 }
 
-/// An option that wins up to `limit(k)` of work at k, measured by fit_crossover.
-std::optional<std::int64_t> crossover(const std::function<std::int64_t(int)>& limit) {
-  return fit_crossover(
-      [&](int k, std::int64_t work) -> std::optional<bool> { return work <= limit(k); }, {1, 8, 32},
-      1024, std::int64_t(1) << 24);
+/// An option that wins up to `limit` of work, measured by fit_crossover.
+std::optional<std::int64_t> crossover(std::int64_t limit) {
+  return fit_crossover([&](std::int64_t work) -> std::optional<bool> { return work <= limit; },
+                       1024, std::int64_t(1) << 24);
 }
 
 TEST(CrossoverFit, TheCrossoverIsFoundWithinAQuarterDoubling) {
-  const auto fit = crossover([](int) { return 100000; });
-  ASSERT_TRUE(fit);
-  EXPECT_LE(*fit, 100000);
-  EXPECT_GT(*fit, 100000 / std::pow(2.0, 0.25));
-}
-
-TEST(CrossoverFit, TheSmallestCrossoverOfTheKStands) {
-  // About 100000 at k = 1 and 60000 at k = 32; k = 8 wins up to 50000 alone.
-  const auto fit = crossover([](int k) { return k == 1 ? 100000 : k == 32 ? 60000 : 50000; });
-  ASSERT_TRUE(fit);
-  EXPECT_LE(*fit, 50000);
-  EXPECT_GT(*fit, 50000 / std::pow(2.0, 0.25));
+  for (const std::int64_t limit : {1500, 50000, 100000, 3000000}) {
+    const auto fit = crossover(limit);
+    ASSERT_TRUE(fit) << limit;
+    EXPECT_LE(*fit, limit);
+    EXPECT_GT(*fit, limit / std::pow(2.0, 0.25)) << limit;
+  }
 }
 
 TEST(CrossoverFit, OneNoisyWinDoesNotStand) {
-  // The option wins up to 65536, but the first measurement at 131072 at each k wins too: the
-  // search alone would stop at 131072.
-  std::map<int, int> calls_at_131072;
+  // The option wins up to 65536, but the first measurement at 131072 wins too: the search
+  // alone would stop at 131072.
+  int calls_at_131072 = 0;
   const auto fit = fit_crossover(
-      [&](int k, std::int64_t work) -> std::optional<bool> {
-        if (work == 131072 && calls_at_131072[k]++ == 0) return true;
+      [&](std::int64_t work) -> std::optional<bool> {
+        if (work == 131072 && calls_at_131072++ == 0) return true;
         return work <= 65536;
       },
-      {1, 8, 32}, 1024, std::int64_t(1) << 24);
+      1024, std::int64_t(1) << 24);
   ASSERT_TRUE(fit);
   EXPECT_LE(*fit, 65536);
   EXPECT_GT(*fit, 65536 / std::pow(2.0, 0.25));
 }
 
 TEST(CrossoverFit, NoWinGivesZeroAndAlwaysWinningTheLargest) {
-  EXPECT_EQ(crossover([](int) { return 0; }), std::optional<std::int64_t>(0));
-  EXPECT_EQ(crossover([](int) { return std::int64_t(1) << 40; }),
-            std::optional<std::int64_t>(std::int64_t(1) << 24));
+  EXPECT_EQ(crossover(0), std::optional<std::int64_t>(0));
+  EXPECT_EQ(crossover(std::int64_t(1) << 40), std::optional<std::int64_t>(std::int64_t(1) << 24));
 }
 
 TEST(CrossoverFit, APassedDeadlineGivesNothing) {
-  int calls = 0;
-  const auto fit = fit_crossover(
-      [&](int, std::int64_t work) -> std::optional<bool> {
-        if (++calls > 30) return std::nullopt;  // the search's 30, then the confirmation
-        return work <= 100000;
-      },
-      {1, 8, 32}, 1024, std::int64_t(1) << 24);
-  EXPECT_FALSE(fit);
+  // The search of a crossover at 100000 measures 10 sizes (1024 doubled up to the first loss
+  // at 131072, then 2 bisections), then the confirmation one more: the deadline passing at the
+  // first loss, at the last bisection and at the confirmation.
+  for (const int allowed : {7, 9, 10}) {
+    int calls = 0;
+    const auto fit = fit_crossover(
+        [&](std::int64_t work) -> std::optional<bool> {
+          if (++calls > allowed) return std::nullopt;
+          return work <= 100000;
+        },
+        1024, std::int64_t(1) << 24);
+    EXPECT_FALSE(fit) << allowed;
+  }
 }
 
 }  // namespace

@@ -114,6 +114,23 @@ TEST(TuningProfile, AutoRuleRowsWithoutImbalanceLoad) {
   std::remove(path.c_str());
 }
 
+// A profile written when one serial threshold stood for every k still loads, into every
+// class of k, and is range-checked under its own name.
+TEST(TuningProfile, OneSerialThresholdLoadsIntoEveryClassOfK) {
+  const std::string path = temp_file("one_serial.json");
+  write(path, R"({"spmm_serial_work": 12345})");
+  const TuningProfile p = load_profile(path, base());
+  for (const int k : kSpmmSerialWorkK) EXPECT_EQ(p.*spmm_serial_work_field(k), 12345) << k;
+  write(path, R"({"spmm_serial_work": -1})");
+  try {
+    load_profile(path, base());
+    ADD_FAILURE() << "spmm_serial_work = -1 accepted";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("'spmm_serial_work'"), std::string::npos) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
 TEST(TuningProfile, FingerprintNamesTheDevice) {
   const std::string f = context().fingerprint();
   for (const char* key : {"cpu_model", "cpu_signature", "packages", "cores", "pus", "numa_nodes",

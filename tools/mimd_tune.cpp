@@ -255,53 +255,60 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 
 // ---- serial calls ----------------------------------------------------------------------
 
-/// spmm_serial_work: the largest call (its work as the field counts it) up to which the
-/// calling thread beat a parallel launch by kMinGain at k = 1, 8, 32 and 128, fit_crossover's
-/// (tune_fit.hpp) search from 1024, confirmed afresh at every k. The crossover depends on k: on
-/// a 2-core Zen 5 VM the row loop won at 78 Ki of work at k = 1 (0.89-0.93x) and at 131 Ki at
-/// k = 32 (0.90-0.94x) but lost at 78 Ki at k = 8 (1.05-1.10x); searched at k = 1 and 32 alone and
-/// unconfirmed, the threshold came out at 65536-110217 in three runs and 220435 in a fourth,
-/// whose profile then ran Pd at k = 8 (169 Ki) serially at 0.87x of the derived profile's time;
-/// searched at every k and confirmed, it came out at 46340-55108 in six runs of eight and at
-/// 155871 in two, in which the row loop won up to 156-220 Ki at every k (the launches slower
-/// for the whole run: the VM's state, not one noisy measurement).
-/// (Taken where the two merely tie, the threshold could land a doubling past the crossover:
+/// spmm_serial_work_k1, _k8, _k32 and _k128: at each of those k, the largest call (its work as
+/// the fields count it) up to which the calling thread beat a parallel launch by kMinGain,
+/// fit_crossover's (tune_fit.hpp) search from 1024, confirmed afresh. The crossover depends on
+/// k, and not in step with the work as counted: on a 2-core Zen 4 VM it lay at 19, 12-14, 27
+/// and 27 Ki of work at k = 1, 8, 32 and 128; on a 2-core Zen 5 VM the row loop won at 78 Ki
+/// at k = 1 (0.89-0.93x) and at 131 Ki at k = 32 (0.90-0.94x) but lost at 78 Ki at k = 8
+/// (1.05-1.10x). One threshold for every k, the smallest crossover, then launched the calls
+/// of the other k up to a factor 2 below theirs (on the Zen 4 VM 11585, and lp_afiro at
+/// k = 128, 14 Ki, ran at 0.33x of the derived profile's serial call); taken from k = 1 and 32
+/// alone (before git ca791a9), it ran Pd at k = 8 (169 Ki) serially at 0.87x.
+/// (Taken where the two merely tie, a threshold could land a doubling past the crossover:
 /// 131072 against 65536 from one run to the next on that VM, and watt_2 at k = 8, 107 Ki of
 /// work, then ran serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207)
 /// kept 16384 where the row loop still won at 16.5 Ki, lp_afiro at k = 128 then 0.56-0.63x of
 /// the derived 20480.)
 /// Uniform matrices of 4 nonzeros per row, row_parallel (which the serial path runs on one
 /// thread), the two timed side by side (kRounds, the median of kRepeats). Where the derived
-/// value is 0 (the calling thread cannot reach the data), or the deadline passes, it is kept.
+/// value is 0 (the calling thread cannot reach the data), or the deadline passes before a
+/// class is confirmed, that class keeps it.
 void fit_serial_work(mimd::TuningProfile& live, mimd::ExecutionContext& ctx,
                      Clock::time_point deadline, bool verbose) {
-  if (live.spmm_serial_work == 0) return;
   const mimd::TuningProfile base = live;
   mimd::TuningProfile launch = base, serial = base;
-  launch.spmm_serial_work = 0;
-  serial.spmm_serial_work = std::numeric_limits<int>::max();
+  mimd::set_spmm_serial_work(launch, 0);
+  mimd::set_spmm_serial_work(serial, std::numeric_limits<int>::max());
   const int simd = mimd::effective_simd_width(base.simd_bytes);
-  const auto serial_wins = [&](int k, std::int64_t work) -> std::optional<bool> {
-    if (Clock::now() > deadline) return std::nullopt;
-    const std::int64_t padded = mimd::spmm_work_columns(k, simd, sizeof(double));
-    // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
-    const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
-    const Input in =
-        mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0), ctx.num_threads());
-    const auto [a, b] =
-        configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
-                                           SpmmAlgorithm::RowParallel, launch, serial, base);
-    const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
-    if (verbose)
-      std::fprintf(stderr, "mimd-tune: serial k=%-4d work %-9lld serial/launch %.3f\n", k,
-                   static_cast<long long>(work), t[1] / t[0]);
-    return t[1] < t[0] * (1 - kMinGain);
-  };
-  const auto fit =
-      mimd::tune::fit_crossover(serial_wins, {1, 8, 32, 128}, 1024, std::int64_t(1) << 24);
-  if (!fit) return;
-  live.spmm_serial_work = static_cast<int>(*fit);
-  std::cerr << "mimd-tune: spmm_serial_work " << *fit << "\n";
+  // Every measurement leaves the context's profile (`live`) as `base` (configs_under): the
+  // classes fitted are kept apart until the end.
+  mimd::TuningProfile fitted = base;
+  for (const int k : mimd::kSpmmSerialWorkK) {
+    int& field = fitted.*mimd::spmm_serial_work_field(k);
+    if (field == 0) continue;
+    const auto serial_wins = [&](std::int64_t work) -> std::optional<bool> {
+      if (Clock::now() > deadline) return std::nullopt;
+      const std::int64_t padded = mimd::spmm_work_columns(k, simd, sizeof(double));
+      // 4 nonzeros a row: (4 + 1) * padded of work a row, as the field counts it.
+      const std::int64_t rows = std::max<std::int64_t>(8, work / (5 * padded));
+      const Input in = mimd::tune::make_input("uniform", mimd::uniform_matrix(rows, rows, 4.0),
+                                              ctx.num_threads());
+      const auto [a, b] =
+          configs_under<Kokkos::LayoutRight>(ctx, in, std::make_shared<Operands>(in, k),
+                                             SpmmAlgorithm::RowParallel, launch, serial, base);
+      const auto t = time_repeated({a.get(), b.get()}, kRounds, kRepeats);
+      if (verbose)
+        std::fprintf(stderr, "mimd-tune: serial k=%-4d work %-9lld serial/launch %.3f\n", k,
+                     static_cast<long long>(work), t[1] / t[0]);
+      return t[1] < t[0] * (1 - kMinGain);
+    };
+    const auto fit = mimd::tune::fit_crossover(serial_wins, 1024, std::int64_t(1) << 24);
+    if (!fit) break;
+    field = static_cast<int>(*fit);
+    std::cerr << "mimd-tune: spmm_serial_work_k" << k << " " << *fit << "\n";
+  }
+  live = fitted;
 }
 
 // ---- static hand-out ------------------------------------------------------------------

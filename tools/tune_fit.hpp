@@ -11,7 +11,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <memory>
@@ -240,49 +239,38 @@ inline double fit_threshold(std::vector<WorkSample> samples) {
 }
 
 /// The work up to which an option won at every size measured, searched for through
-/// `wins(k, work)` (whether it gains kMinGain on a call of `work` at k; std::nullopt when the
-/// tuner's deadline has passed, and then so does this): for each k of `ks` the sizes double
-/// from `smallest` up to the first loss (at most `largest`), then two geometric bisections
-/// between the last win and the first loss place the crossover within a factor 2^(1/4); the
-/// smallest of those crossovers is then measured afresh at every k and lowered a step of
-/// 2^(1/4) at a time until it wins at all of them. 0 when nothing at or above `smallest`
-/// stands.
-/// The confirmation: the win at the size found must hold in a second measurement at every k,
-/// so that one noisy win at the largest size measured does not stand.
+/// `wins(work)` (whether it gains kMinGain on a call of `work`; std::nullopt when the tuner's
+/// deadline has passed, and then so does this): the sizes double from `smallest` up to the
+/// first loss (at most `largest`), then two geometric bisections between the last win and the
+/// first loss place the crossover within a factor 2^(1/4); it is then measured afresh and
+/// lowered a step of 2^(1/4) at a time until it wins again. 0 when nothing at or above
+/// `smallest` stands.
+/// The confirmation: the win at the size found must hold in a second measurement, so that
+/// one noisy win at the largest size measured does not stand.
 inline std::optional<std::int64_t> fit_crossover(
-    const std::function<std::optional<bool>(int, std::int64_t)>& wins,
-    std::initializer_list<int> ks, std::int64_t smallest, std::int64_t largest) {
-  std::int64_t fit = largest;
-  for (const int k : ks) {
-    std::int64_t won = 0, lost = 0;
-    for (std::int64_t work = smallest; work <= largest; work *= 2) {
-      const auto w = wins(k, work);
-      if (!w) return std::nullopt;
-      if (!*w) {
-        lost = work;
-        break;
-      }
-      won = work;
+    const std::function<std::optional<bool>(std::int64_t)>& wins, std::int64_t smallest,
+    std::int64_t largest) {
+  std::int64_t won = 0, lost = 0;
+  for (std::int64_t work = smallest; work <= largest; work *= 2) {
+    const auto w = wins(work);
+    if (!w) return std::nullopt;
+    if (!*w) {
+      lost = work;
+      break;
     }
-    for (int step = 0; step < 2 && won > 0 && lost > 0; ++step) {
-      const auto mid = static_cast<std::int64_t>(std::sqrt(double(won) * double(lost)));
-      const auto w = wins(k, mid);
-      if (!w) return std::nullopt;
-      (*w ? won : lost) = mid;
-    }
-    fit = std::min(fit, won);
+    won = work;
   }
-  for (; fit >= smallest; fit = static_cast<std::int64_t>(double(fit) / std::pow(2.0, 0.25))) {
-    bool all = true;
-    for (const int k : ks) {
-      const auto w = wins(k, fit);
-      if (!w) return std::nullopt;
-      if (!*w) {
-        all = false;
-        break;
-      }
-    }
-    if (all) return fit;
+  for (int step = 0; step < 2 && won > 0 && lost > 0; ++step) {
+    const auto mid = static_cast<std::int64_t>(std::sqrt(double(won) * double(lost)));
+    const auto w = wins(mid);
+    if (!w) return std::nullopt;
+    (*w ? won : lost) = mid;
+  }
+  for (std::int64_t fit = won; fit >= smallest;
+       fit = static_cast<std::int64_t>(double(fit) / std::pow(2.0, 0.25))) {
+    const auto w = wins(fit);
+    if (!w) return std::nullopt;
+    if (*w) return fit;
   }
   return 0;
 }

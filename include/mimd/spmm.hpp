@@ -96,11 +96,11 @@ class SpmmPlan {
   /// row_map and entries arrays (the values may change between calls).
   /// beta = 0 overwrites C, NaN and Inf included. alpha = 0 only scales C.
   /// Where the plan's algorithm does not run as itself (the result is the same up to
-  /// rounding): a call of at most TuningProfile::spmm_serial_work runs every algorithm
-  /// but the reference as one row loop in the calling thread, and LayoutLeft from
-  /// k = spmm_left_split_min_k splits the columns of B and C between the workers, below
-  /// it (spmm_left_blocks_pct) the rows into one share a worker, each from its own copy
-  /// of the rows of B it reads.
+  /// rounding): a call within the serial threshold for its k (spmm_serial_work_field) runs
+  /// every algorithm but the reference as one row loop in the calling thread, and
+  /// LayoutLeft from k = spmm_left_split_min_k splits the columns of B and C between the
+  /// workers, below it (spmm_left_blocks_pct) the rows into one share a worker, each from
+  /// its own copy of the rows of B it reads.
   /// Not to be called concurrently on one plan (it keeps a work buffer).
   /// @throws DimensionMismatch giving every extent when B or C do not fit A
   /// @throws InvalidArgument when `a` is not the matrix the plan was made for
@@ -123,11 +123,12 @@ class SpmmPlan {
   std::int64_t num_split_rows() const;
   double inspect_seconds() const;  ///< wall time of the inspection
   /// One line: the algorithm and what its plan holds (block, units, split rows, ...), the k
-  /// tile and SIMD width, for LayoutLeft the strategy and its knobs, the serial threshold.
+  /// tile and SIMD width, for LayoutLeft the strategy and its knobs, the serial thresholds
+  /// (serial_work=K1/K8/K32/K128, one per class of k: spmm_serial_work_class).
   /// Two plans of one matrix described alike run the same code.
   std::string describe() const;
   /// What a call with k columns runs: describe(), unless the call is small enough to run in
-  /// the calling thread (TuningProfile::spmm_serial_work), where every algorithm but the
+  /// the calling thread (spmm_serial_work_field), where every algorithm but the
   /// reference runs the same row loop: then "serial" with what that loop depends on (k
   /// tile, SIMD width, LayoutLeft's strategy); for LSSM on row-major operands, how this
   /// call hands its units out (TuningProfile::spmm_static_work) instead of the threshold.

@@ -109,9 +109,19 @@ struct TuningProfile {
   /// (Kokkos::Serial, where it can reach the data: the micro-kernel over all rows, the pack
   /// of column-major B included) instead of paying a parallel launch; the reference
   /// algorithm is never moved. 0: never (GPUs).
-  int spmm_serial_work = 20480;
+  /// One threshold per class of k (spmm_serial_work_field): the calls of k <= 2 columns,
+  /// 3-16, 17-64 and more, each measured at the k of its name. The crossover moves with k
+  /// and not in step with the work: on a 2-core Zen 4 VM the row loop beat a launch up to
+  /// 19, 12, 27 and 27 Ki of work at k = 1, 8, 32 and 128, on a 2-core Zen 5 VM past 78 Ki
+  /// at k = 1 and 131 Ki at k = 32 but not at 78 Ki at k = 8; one threshold for every k
+  /// either sends some k's calls serially past their crossover or launches others well
+  /// below it (lp_afiro at k = 128, 14 Ki of work, 3x slower launched).
+  int spmm_serial_work_k1 = 20480;
+  int spmm_serial_work_k8 = 20480;
+  int spmm_serial_work_k32 = 20480;
+  int spmm_serial_work_k128 = 20480;
   /// LSSM calls (without scratch staging) of at most this much work, counted as
-  /// spmm_serial_work counts it, hand out no units at run time: each worker runs the units
+  /// spmm_serial_work_k* count it, hand out no units at run time: each worker runs the units
   /// of its own range (equal shares of the plan's units, so of nonzeros + rows) in order,
   /// with no work counter and no stealing. Dynamic hand-out moves the counters' cache lines
   /// between cores (about 1 us a call on a 2-core VM), which a call of a few microseconds
@@ -234,7 +244,30 @@ std::vector<int> built_simd_widths();
 /// width <= `requested` that the running CPU supports (at least 8).
 int effective_simd_width(int requested);
 
-/// The columns a call of `k` columns counts for in TuningProfile::spmm_serial_work and
+/// The k at which each of TuningProfile's serial thresholds is measured, in the order of
+/// their classes (spmm_serial_work_class).
+inline constexpr int kSpmmSerialWorkK[] = {1, 8, 32, 128};
+
+/// The class of a call of `k` columns for the serial threshold: the index in
+/// kSpmmSerialWorkK of the nearest k on a log scale (k <= 2: 0, 3-16: 1, 17-64: 2, more: 3).
+inline int spmm_serial_work_class(std::int64_t k) {
+  return k <= 2 ? 0 : k <= 16 ? 1 : k <= 64 ? 2 : 3;
+}
+
+/// The serial threshold (TuningProfile::spmm_serial_work_k*) for calls of `k` columns.
+inline IntKnob::Field spmm_serial_work_field(std::int64_t k) {
+  constexpr IntKnob::Field fields[] = {
+      &TuningProfile::spmm_serial_work_k1, &TuningProfile::spmm_serial_work_k8,
+      &TuningProfile::spmm_serial_work_k32, &TuningProfile::spmm_serial_work_k128};
+  return fields[spmm_serial_work_class(k)];
+}
+
+/// Sets every class's serial threshold to `work` (0: no call runs serially).
+inline void set_spmm_serial_work(TuningProfile& p, int work) {
+  for (const int k : kSpmmSerialWorkK) p.*spmm_serial_work_field(k) = work;
+}
+
+/// The columns a call of `k` columns counts for in TuningProfile::spmm_serial_work_k* and
 /// spmm_static_work: k rounded up to whole vectors of `simd_bytes` (the effective width)
 /// of elements of `scalar_bytes`, one lane at least. A call's work is (nnz + m) times it.
 inline std::int64_t spmm_work_columns(std::int64_t k, int simd_bytes, int scalar_bytes) {

@@ -92,7 +92,7 @@ constexpr int row_group() {
 /// counted as (nnz + m) * k with k rounded up to whole vectors of `simd` bytes: a nonzero's
 /// multiply-adds and a row's k results each cost at least one vector (a matrix of one
 /// nonzero a row costs about twice one of many per row and the same nonzeros). The measure
-/// of TuningProfile::spmm_serial_work and spmm_static_work. A limit of 0 holds nothing.
+/// of TuningProfile::spmm_serial_work_k* and spmm_static_work. A limit of 0 holds nothing.
 template <class S>
 inline bool within_work(std::int64_t m, std::int64_t nnz, std::int64_t k, int simd,
                         std::int64_t limit) {

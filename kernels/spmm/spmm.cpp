@@ -3,6 +3,8 @@
 #include "mimd/spmm.hpp"
 
 #include <algorithm>
+#include <array>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -75,9 +77,9 @@ struct SpmmPlan<Scalar, Layout>::State {
   std::vector<std::int64_t> left_rows, left_first, left_blocks;
   Kokkos::View<std::int32_t*, DefaultMemorySpace> left_col;
   std::int64_t left_widest = 0;  ///< the most blocks of B one worker reads
-  /// TuningProfile::spmm_serial_work; 0 where no call may run serially (the reference,
-  /// or Kokkos::Serial cannot reach the data).
-  std::int64_t serial_work = 0;
+  /// TuningProfile::spmm_serial_work_k* by class (spmm_serial_work_class); 0 where no call
+  /// may run serially (the reference, or Kokkos::Serial cannot reach the data).
+  std::array<std::int64_t, std::size(kSpmmSerialWorkK)> serial_work{};
   std::int64_t m = 0, n = 0, nnz = 0;
   const void* row_map = nullptr;
   const void* entries = nullptr;
@@ -165,10 +167,11 @@ void run(const State& st, const spmm_detail::Operands<Scalar, Layout>& op, bool 
 }
 
 /// Whether a call with k columns runs in the calling thread: its work (within_work) at most
-/// the plan's serial_work.
+/// the plan's serial threshold for k.
 template <class Scalar, class State>
 bool runs_serially(const State& st, std::int64_t k) {
-  return spmm_detail::within_work<Scalar>(st.m, st.nnz, k, st.simd, st.serial_work);
+  return spmm_detail::within_work<Scalar>(st.m, st.nnz, k, st.simd,
+                                          st.serial_work[spmm_serial_work_class(k)]);
 }
 
 /// Grows `v` to at least `size` elements (contents not kept).
@@ -466,7 +469,8 @@ SpmmPlan<Scalar, Layout>::SpmmPlan(const ExecutionContext& ctx, const Csr<Scalar
                                                std::int64_t(threads) * prof.spmm_units_per_thread);
   }
   if (core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference)
-    st.serial_work = prof.spmm_serial_work;
+    for (std::size_t c = 0; c < st.serial_work.size(); ++c)
+      st.serial_work[c] = prof.*spmm_serial_work_field(kSpmmSerialWorkK[c]);
   if constexpr (std::is_same<Layout, Kokkos::LayoutLeft>::value) {
     if (core_detail::kSerialReachesData && st.algorithm != SpmmAlgorithm::Reference &&
         st.left == LeftStrategy::Pack && threads > 1 && st.nnz > 0 && prof.spmm_left_blocks_pct > 0)
@@ -611,7 +615,11 @@ std::string describe_plan(const State& st, const std::string& hand_out) {
          << " split_min_k=" << st.left_split_min_k
          << " rows_by_blocks=" << (st.left_rows.empty() ? "no" : "yes");
   }
-  if (st.serial_work > 0) os << " serial_work=" << st.serial_work;
+  if (st.serial_work != decltype(st.serial_work){}) {
+    os << " serial_work=";
+    for (std::size_t c = 0; c < st.serial_work.size(); ++c)
+      os << (c ? "/" : "") << st.serial_work[c];
+  }
   return os.str();
 }
 

@@ -39,7 +39,10 @@ const std::vector<IntKnob>& int_knobs() {
       {"spmm_left_panel_bytes", &TuningProfile::spmm_left_panel_bytes, 1, big},
       {"spmm_left_split_min_k", &TuningProfile::spmm_left_split_min_k, 2, big},
       {"spmm_left_blocks_pct", &TuningProfile::spmm_left_blocks_pct, 0, 100},
-      {"spmm_serial_work", &TuningProfile::spmm_serial_work, 0, big},
+      {"spmm_serial_work_k1", &TuningProfile::spmm_serial_work_k1, 0, big},
+      {"spmm_serial_work_k8", &TuningProfile::spmm_serial_work_k8, 0, big},
+      {"spmm_serial_work_k32", &TuningProfile::spmm_serial_work_k32, 0, big},
+      {"spmm_serial_work_k128", &TuningProfile::spmm_serial_work_k128, 0, big},
       {"spmm_static_work", &TuningProfile::spmm_static_work, 0, big},
       {"bfs_alpha", &TuningProfile::bfs_alpha, 1, big},
       {"bfs_beta", &TuningProfile::bfs_beta, 1, big},
@@ -110,8 +113,8 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     p.team_vector = 32;                // a warp
     p.team_scratch_bytes = 48 * 1024;  // the static shared memory of a block
     p.spmm_left_panel_bytes = std::numeric_limits<int>::max();  // one panel: no reuse to keep
-    p.spmm_serial_work = 0;  // the calling thread cannot reach device memory
-    p.spmm_static_work = 0;  // a unit is a team; the hardware schedules them (no hand-out)
+    set_spmm_serial_work(p, 0);  // the calling thread cannot reach device memory
+    p.spmm_static_work = 0;      // a unit is a team; the hardware schedules them (no hand-out)
     p.spmm_left_split_min_k = std::numeric_limits<int>::max();  // a launch is not a core
     p.spmm_left_blocks_pct = 0;  // nor is a team's copy of B its own cache
   } else {
@@ -172,8 +175,8 @@ TuningProfile default_profile(const Topology& topo, const std::string& backend) 
     // nnz * k (rounded up to 8 lanes) at k = 1 and at k = 32 alike (uniform matrices of 4
     // nonzeros per row), 20-40 Ki of (nnz + m) * k. Counted in nnz * k alone, matrices of
     // 1-2 nonzeros a row went serial too early (2-core Zen 5 VM, threshold 131072: Pd and
-    // bcsstm25 at k = 8 0.63-0.80x). mimd-tune measures the crossover.
-    p.spmm_serial_work = 20480;
+    // bcsstm25 at k = 8 0.63-0.80x). mimd-tune measures the crossover at each k.
+    set_spmm_serial_work(p, 20480);
     // LSSM's units always handed out dynamically. On a 2-core Zen 5 VM, in one hour the
     // static hand-out ran 3-12% faster on the smallest parallel calls (Erdos971, jazz,
     // lp_e226, rajat19 at k = 32: 84-173 Ki of work, 6-10 us), in the next 5-50% slower on
@@ -237,8 +240,11 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
   };
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
+    // Written before the serial threshold was kept per class of k: it stands for every class.
+    const bool one_serial_work = key == "spmm_serial_work";
+    const std::string knob_name = one_serial_work ? "spmm_serial_work_k1" : key;
     const auto knob = std::find_if(int_knobs().begin(), int_knobs().end(),
-                                   [&](const IntKnob& k) { return key == k.name; });
+                                   [&](const IntKnob& k) { return knob_name == k.name; });
     if (knob != int_knobs().end()) {
       if (!it->is_number_integer()) throw bad(key, "must be an integer");
       const auto v = it->get<long long>();
@@ -248,6 +254,7 @@ TuningProfile load_profile(const std::string& path, TuningProfile p) {
                              std::to_string(knob->max) + "]",
                          it->dump());
       p.*knob->field = static_cast<int>(v);
+      if (one_serial_work) set_spmm_serial_work(p, static_cast<int>(v));
     } else if (key == "name") {
       p.name = text(key);
     } else if (key == "fingerprint") {

@@ -6,13 +6,13 @@
 namespace mimd::testing {
 
 /// The process-wide context of the test programs (created on first use). Its SpMM calls
-/// never move to the calling thread (TuningProfile::spmm_serial_work = 0), so that every
+/// never move to the calling thread (TuningProfile::spmm_serial_work_k* = 0), so that every
 /// algorithm runs as itself on the small test matrices; the serial path has tests of its
 /// own (SpmmAlgorithms.SerialSmallCalls).
 inline ExecutionContext& context() {
   static ExecutionContext ctx = [] {
     ExecutionContext c{};
-    c.tuning().spmm_serial_work = 0;
+    set_spmm_serial_work(c.tuning(), 0);
     return c;
   }();
   return ctx;
