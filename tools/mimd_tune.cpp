@@ -258,13 +258,15 @@ void probe(mimd::TuningProfile& p, mimd::ExecutionContext& ctx, const Input& ste
 /// spmm_serial_work_k1, _k8, _k32 and _k128: at each of those k, the largest call (its work as
 /// the fields count it) up to which the calling thread beat a parallel launch by kMinGain,
 /// fit_crossover's (tune_fit.hpp) search from 1024, confirmed afresh. The crossover depends on
-/// k, and not in step with the work as counted: on a 2-core Zen 4 VM it lay at 19, 12-14, 27
-/// and 27 Ki of work at k = 1, 8, 32 and 128; on a 2-core Zen 5 VM the row loop won at 78 Ki
-/// at k = 1 (0.89-0.93x) and at 131 Ki at k = 32 (0.90-0.94x) but lost at 78 Ki at k = 8
-/// (1.05-1.10x). One threshold for every k, the smallest crossover, then launched the calls
-/// of the other k up to a factor 2 below theirs (on the Zen 4 VM 11585, and lp_afiro at
-/// k = 128, 14 Ki, ran at 0.33x of the derived profile's serial call); taken from k = 1 and 32
-/// alone (before git ca791a9), it ran Pd at k = 8 (169 Ki) serially at 0.87x.
+/// k, and not in step with the work as counted: in one run on a 2-core Zen 4 VM it lay at
+/// 19, 12-14, 27 and 27 Ki of work at k = 1, 8, 32 and 128; on a 2-core Zen 5 VM the row loop
+/// won at 78 Ki at k = 1 (0.89-0.93x) and at 131 Ki at k = 32 (0.90-0.94x) but lost at 78 Ki
+/// at k = 8 (1.05-1.10x). One threshold for every k, the smallest crossover (git 31a8a9e),
+/// launched the calls of the other k below theirs: on the Zen 4 VM it was 9741-13777 in six
+/// runs of nine, and lp_afiro at k = 128 (14 Ki) ran at 0.33-0.72x of the derived profile's
+/// serial call; taken from k = 1 and 32 alone (before git ca791a9), it ran Pd at k = 8
+/// (169 Ki) serially at 0.87x. One threshold per class, eight runs there: lowest matrix of the
+/// tuned profile against the derived one 0.908-0.990x (31a8a9e: 0.758-0.983x).
 /// (Taken where the two merely tie, a threshold could land a doubling past the crossover:
 /// 131072 against 65536 from one run to the next on that VM, and watt_2 at k = 8, 107 Ki of
 /// work, then ran serially at 0.82-0.91x. On the doubling grid alone a 16-core Xeon (model 207)

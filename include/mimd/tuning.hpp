@@ -111,11 +111,11 @@ struct TuningProfile {
   /// algorithm is never moved. 0: never (GPUs).
   /// One threshold per class of k (spmm_serial_work_field): the calls of k <= 2 columns,
   /// 3-16, 17-64 and more, each measured at the k of its name. The crossover moves with k
-  /// and not in step with the work: on a 2-core Zen 4 VM the row loop beat a launch up to
-  /// 19, 12, 27 and 27 Ki of work at k = 1, 8, 32 and 128, on a 2-core Zen 5 VM past 78 Ki
-  /// at k = 1 and 131 Ki at k = 32 but not at 78 Ki at k = 8; one threshold for every k
-  /// either sends some k's calls serially past their crossover or launches others well
-  /// below it (lp_afiro at k = 128, 14 Ki of work, 3x slower launched).
+  /// and not in step with the work: in one run on a 2-core Zen 4 VM the row loop beat a
+  /// launch up to 19, 12, 27 and 27 Ki of work at k = 1, 8, 32 and 128, on a 2-core Zen 5 VM
+  /// past 78 Ki at k = 1 and 131 Ki at k = 32 but not at 78 Ki at k = 8; one threshold for
+  /// every k either sends some k's calls serially past their crossover or launches others
+  /// well below it (lp_afiro at k = 128, 14 Ki of work, about 3x slower launched).
   int spmm_serial_work_k1 = 20480;
   int spmm_serial_work_k8 = 20480;
   int spmm_serial_work_k32 = 20480;
