@@ -2,13 +2,12 @@
 // drawn where several measurements carry it, at the edge of row_parallel's training inputs,
 // and not where one measurement alone does. A threshold of work: where the savings of several
 // measurements peak, the measurements of one work taken together, and not on one measurement.
-// A crossover searched for: bisected to a quarter doubling, the smallest over the k, and not
-// raised by one noisy win.
+// A crossover searched for at one k: bisected to a quarter doubling, and not raised by one
+// noisy win.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <set>
 #include <utility>

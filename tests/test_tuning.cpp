@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "mimd/bfs.hpp"
@@ -129,6 +132,25 @@ TEST(TuningProfile, OneSerialThresholdLoadsIntoEveryClassOfK) {
     EXPECT_NE(std::string(e.what()).find("'spmm_serial_work'"), std::string::npos) << e.what();
   }
   std::remove(path.c_str());
+}
+
+// Each k falls in the class of the nearest measured k on a log scale, the geometric mean
+// of two neighbours going to the lower one; k past any square the integers hold included.
+TEST(TuningProfile, SerialWorkClassOfK) {
+  const std::pair<std::int64_t, int> cases[] = {{0, 0},
+                                                {1, 0},
+                                                {2, 0},
+                                                {3, 1},
+                                                {8, 1},
+                                                {16, 1},
+                                                {17, 2},
+                                                {64, 2},
+                                                {65, 3},
+                                                {std::int64_t(1) << 40, 3},
+                                                {std::numeric_limits<std::int64_t>::max(), 3}};
+  for (const auto& [k, c] : cases) EXPECT_EQ(spmm_serial_work_class(k), c) << "k = " << k;
+  for (int c = 0; c < static_cast<int>(std::size(kSpmmSerialWorkK)); ++c)
+    EXPECT_EQ(spmm_serial_work_class(kSpmmSerialWorkK[c]), c) << kSpmmSerialWorkK[c];
 }
 
 TEST(TuningProfile, FingerprintNamesTheDevice) {

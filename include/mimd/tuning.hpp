@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -249,9 +250,14 @@ int effective_simd_width(int requested);
 inline constexpr int kSpmmSerialWorkK[] = {1, 8, 32, 128};
 
 /// The class of a call of `k` columns for the serial threshold: the index in
-/// kSpmmSerialWorkK of the nearest k on a log scale (k <= 2: 0, 3-16: 1, 17-64: 2, more: 3).
+/// kSpmmSerialWorkK of the nearest k on a log scale, the geometric mean of two neighbours
+/// going to the lower (k <= 2: 0, 3-16: 1, 17-64: 2, more: 3).
 inline int spmm_serial_work_class(std::int64_t k) {
-  return k <= 2 ? 0 : k <= 16 ? 1 : k <= 64 ? 2 : 3;
+  constexpr int classes = static_cast<int>(std::size(kSpmmSerialWorkK));
+  int c = 0;
+  const double kk = static_cast<double>(k) * static_cast<double>(k);  // no overflow at any k
+  while (c + 1 < classes && kk > double(kSpmmSerialWorkK[c]) * double(kSpmmSerialWorkK[c + 1])) ++c;
+  return c;
 }
 
 /// The serial threshold (TuningProfile::spmm_serial_work_k*) for calls of `k` columns.
