@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -75,6 +76,44 @@ TEST(AutoFit, ACutSeveralMeasurementsCarryIsDrawnAtTheEdgeOfRowParallelsInputs) 
   EXPECT_EQ(rows[0].imbalance_max, 1.030);  // the most uneven input it was measured on
   EXPECT_EQ(rows[1].algorithm, "lssm");
   EXPECT_EQ(rows[1].imbalance_max, 1e9);
+}
+
+/// The algorithm of the first row whose limits hold (k, imbalance, nnz, max_row); LSSM when
+/// none does (as Auto chooses).
+std::string first_match(const std::vector<AutoRule::Row>& rows, int k, double imbalance, double nnz,
+                        double max_row) {
+  for (const auto& r : rows)
+    if (k <= r.k_max && imbalance <= r.imbalance_max && nnz <= r.nnz_max &&
+        max_row <= r.max_row_max)
+      return r.algorithm;
+  return "lssm";
+}
+
+// Row_parallel ahead by 10% on four small inputs (at most 6000 nonzeros, imbalance at most
+// 1.14) at k = 8 and 32, 20% behind on five larger ones of every imbalance: the cut falls on
+// the nonzeros, and row_parallel's row claims no range more uneven than its inputs, so a small
+// call more uneven than any of them (rajat19's 1.285) gets LSSM.
+TEST(AutoFit, RowParallelClaimsNoRangeMoreUnevenThanItsInputs) {
+  std::vector<Sample> s;
+  const double small[][3] = {{1.00, 2000, 6}, {1.05, 4000, 18}, {1.14, 1900, 12}, {1.01, 6000, 13}};
+  const double large[][3] = {
+      {1.00, 30000, 9}, {1.10, 60000, 20}, {1.20, 9000, 80}, {1.30, 12000, 40}, {1.03, 90000, 27}};
+  for (int k : {8, 32}) {
+    for (const auto& x : small) s.push_back(sample(k, x[0], x[1], x[2], 1.1, 1.4, 1.0));
+    for (const auto& x : large) s.push_back(sample(k, x[0], x[1], x[2], 1.0, 1.3, 1.2));
+  }
+  const auto rows = fit_rule(s, kAlgs);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].algorithm, "row_parallel");
+  EXPECT_EQ(rows[0].nnz_max, 6000);
+  EXPECT_EQ(rows[0].imbalance_max, 1.14);
+  EXPECT_EQ(rows[1].algorithm, "lssm");  // the rest of the low side
+  EXPECT_EQ(rows[1].nnz_max, 6000);
+  EXPECT_EQ(rows[1].imbalance_max, 1e9);
+  EXPECT_EQ(first_match(rows, 8, 1.10, 5000, 15), "row_parallel");
+  EXPECT_EQ(first_match(rows, 128, 1.00, 5000, 338), "row_parallel");
+  EXPECT_EQ(first_match(rows, 8, 1.285, 5399, 15), "lssm");
+  EXPECT_EQ(first_match(rows, 32, 1.00, 50000, 15), "lssm");
 }
 
 /// Measurements of an option: (work, time with it / time without).

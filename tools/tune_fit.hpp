@@ -38,11 +38,13 @@ struct Sample {
 };
 
 /// A node of Auto's decision tree: a leaf (feature < 0) runs `alg`; a split sends the
-/// samples with f[feature] <= cut to `lo`, the others to `hi`.
+/// samples with f[feature] <= cut to `lo`, the others to `hi`. `span`: the largest value of
+/// each feature among the node's samples.
 struct Node {
   int alg = 0;
   int feature = -1;
   double cut = 0;
+  std::array<double, kFeatures> span{};
   std::unique_ptr<Node> lo, hi;
 };
 
@@ -138,6 +140,8 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
   auto node = std::make_unique<Node>();
   const Leaf leaf = best_leaf(s, idx, algs);
   node->alg = leaf.alg;
+  for (std::size_t i : idx)
+    for (int j = 0; j < kFeatures; ++j) node->span[j] = std::max(node->span[j], s[i].f[j]);
   if (depth == 0 || idx.size() < 2) return node;
   const Cost here = leaf.cost;
   // Until a split is taken, best.squared is the bar a gain in squared loss must clear.
@@ -182,10 +186,32 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
 /// one more limit, then its high side under the limits it came with (what reaches those
 /// rows has passed every low-side row, so it lies above the cut). The last row of every
 /// subtree has the subtree's own limits, so each point finds its leaf.
-inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs,
+/// A leaf running `cautious` (row_parallel, whose static ranges nothing protects from an
+/// uneven load) claims no range more uneven than its samples: its row is bounded by their
+/// largest imbalance, and the rest of its limits go to LSSM (the derived choice) in a row
+/// after it. Bounded by its cuts alone, "nnz <= 5992" (fitted on inputs of imbalance 1.136 at
+/// most) sent rajat19 (5399 nonzeros, imbalance 1.285) to row_parallel in three tuner runs
+/// of 13 on a 2-core Zen 4 VM, at 0.82-0.85x of LSSM at k = 1, 32 and 128. Re-fitted on the
+/// logged measurements of 31 tuner runs there and scored on their reports' timings, the bound
+/// moves rajat19 and lp_afiro (1.163) alone: auto's lowest matrix rose at some k in three runs
+/// (two then at 0.9x of the oracle or better at every k) and fell in three of git 31a8a9e,
+/// whose single serial threshold launched lp_afiro at k = 128 (row_parallel ahead there) and in
+/// one of which row_parallel led on rajat19 at k = 1 and 8. (Bounding the nonzeros, k and the
+/// longest row as well also moved Erdos971, jazz and karate, whose longest rows exceed those
+/// inputs', to LSSM, and lowered the lowest matrix in five runs.)
+inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs, int cautious,
                  std::vector<mimd::AutoRule::Row>& rows) {
   if (n.feature < 0) {
-    lim.algorithm = mimd::to_string(algs[n.alg]);
+    if (n.alg == cautious) {
+      mimd::AutoRule::Row own = lim;
+      own.imbalance_max = std::min(own.imbalance_max, n.span[kImbalance]);
+      own.algorithm = mimd::to_string(algs[n.alg]);
+      rows.push_back(own);
+      if (own.imbalance_max == lim.imbalance_max) return;
+      lim.algorithm = mimd::to_string(SpmmAlgorithm::Lssm);
+    } else {
+      lim.algorithm = mimd::to_string(algs[n.alg]);
+    }
     rows.push_back(lim);
     return;
   }
@@ -198,8 +224,8 @@ inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* al
                                             : lo.max_row_max;
     limit = std::min(limit, n.cut);
   }
-  emit(*n.lo, lo, algs, rows);
-  emit(*n.hi, lim, algs, rows);
+  emit(*n.lo, lo, algs, cautious, rows);
+  emit(*n.hi, lim, algs, cautious, rows);
 }
 
 /// One measurement of an option that a profile field turns on up to a threshold of work: the
@@ -290,7 +316,7 @@ inline std::vector<AutoRule::Row> fit_rule(const std::vector<Sample>& samples,
   AutoRule::Row top;
   top.k_max = std::numeric_limits<int>::max();
   top.cv_max = 1e9;
-  emit(*tree, top, algs, rows);
+  emit(*tree, top, algs, row_parallel, rows);
   return rows;
 }
 
