@@ -1,9 +1,9 @@
 // What mimd-tune fits (tools/tune_fit.hpp), on made-up measurements. Auto's rule: a cut is
 // drawn where several measurements carry it, at the edge of row_parallel's training inputs,
-// and not where one measurement alone does. A threshold of work: where the savings of several
-// measurements peak, the measurements of one work taken together, and not on one measurement.
-// A crossover searched for at one k: bisected to a quarter doubling, and not raised by one
-// noisy win.
+// and not where one measurement alone does; row_parallel claims no range more uneven than its
+// inputs. A threshold of work: where the savings of several measurements peak, the
+// measurements of one work taken together, and not on one measurement. A crossover searched
+// for at one k: bisected to a quarter doubling, and not raised by one noisy win.
 #include <gtest/gtest.h>
 
 #include <cmath>
