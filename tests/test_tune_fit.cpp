@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "spmm/kernels.hpp"
 #include "tune_fit.hpp"
 
 namespace mimd::tune {
@@ -78,15 +79,19 @@ TEST(AutoFit, ACutSeveralMeasurementsCarryIsDrawnAtTheEdgeOfRowParallelsInputs) 
   EXPECT_EQ(rows[1].imbalance_max, 1e9);
 }
 
-/// The algorithm of the first row whose limits hold (k, imbalance, nnz, max_row); LSSM when
-/// none does (as Auto chooses).
-std::string first_match(const std::vector<AutoRule::Row>& rows, int k, double imbalance, double nnz,
-                        double max_row) {
-  for (const auto& r : rows)
-    if (k <= r.k_max && imbalance <= r.imbalance_max && nnz <= r.nnz_max &&
-        max_row <= r.max_row_max)
-      return r.algorithm;
-  return "lssm";
+/// What Auto chooses (spmm_detail::choose_algorithm) under `rows` for a call of k columns on
+/// a matrix of 1000 rows with these features, on 2 workers.
+std::string auto_choice(const std::vector<AutoRule::Row>& rows, int k, double imbalance,
+                        std::int64_t nnz, std::int64_t max_row) {
+  TuningProfile p;
+  p.auto_rule.rows = rows;
+  spmm_detail::MatrixFeatures f;
+  f.m = 1000;
+  f.nnz = nnz;
+  f.k = k;
+  f.max_row = max_row;
+  f.imbalance = imbalance;
+  return to_string(spmm_detail::choose_algorithm(f, p, 2).algorithm);
 }
 
 // Row_parallel ahead by 10% on four small inputs (at most 6000 nonzeros, imbalance at most
@@ -110,10 +115,10 @@ TEST(AutoFit, RowParallelClaimsNoRangeMoreUnevenThanItsInputs) {
   EXPECT_EQ(rows[1].algorithm, "lssm");  // the rest of the low side
   EXPECT_EQ(rows[1].nnz_max, 6000);
   EXPECT_EQ(rows[1].imbalance_max, 1e9);
-  EXPECT_EQ(first_match(rows, 8, 1.10, 5000, 15), "row_parallel");
-  EXPECT_EQ(first_match(rows, 128, 1.00, 5000, 338), "row_parallel");
-  EXPECT_EQ(first_match(rows, 8, 1.285, 5399, 15), "lssm");
-  EXPECT_EQ(first_match(rows, 32, 1.00, 50000, 15), "lssm");
+  EXPECT_EQ(auto_choice(rows, 8, 1.10, 5000, 15), "row_parallel");
+  EXPECT_EQ(auto_choice(rows, 128, 1.00, 5000, 338), "row_parallel");
+  EXPECT_EQ(auto_choice(rows, 8, 1.285, 5399, 15), "lssm");
+  EXPECT_EQ(auto_choice(rows, 32, 1.00, 50000, 15), "lssm");
 }
 
 /// Measurements of an option: (work, time with it / time without).

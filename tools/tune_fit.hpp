@@ -38,13 +38,13 @@ struct Sample {
 };
 
 /// A node of Auto's decision tree: a leaf (feature < 0) runs `alg`; a split sends the
-/// samples with f[feature] <= cut to `lo`, the others to `hi`. `span`: the largest value of
-/// each feature among the node's samples.
+/// samples with f[feature] <= cut to `lo`, the others to `hi`. `max_imbalance`: the largest
+/// imbalance among the node's samples (what a row_parallel leaf claims, emit).
 struct Node {
   int alg = 0;
   int feature = -1;
   double cut = 0;
-  std::array<double, kFeatures> span{};
+  double max_imbalance = 0;
   std::unique_ptr<Node> lo, hi;
 };
 
@@ -140,8 +140,7 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
   auto node = std::make_unique<Node>();
   const Leaf leaf = best_leaf(s, idx, algs);
   node->alg = leaf.alg;
-  for (std::size_t i : idx)
-    for (int j = 0; j < kFeatures; ++j) node->span[j] = std::max(node->span[j], s[i].f[j]);
+  for (std::size_t i : idx) node->max_imbalance = std::max(node->max_imbalance, s[i].f[kImbalance]);
   if (depth == 0 || idx.size() < 2) return node;
   const Cost here = leaf.cost;
   // Until a split is taken, best.squared is the bar a gain in squared loss must clear.
@@ -204,7 +203,7 @@ inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* al
   if (n.feature < 0) {
     if (n.alg == cautious) {
       mimd::AutoRule::Row own = lim;
-      own.imbalance_max = std::min(own.imbalance_max, n.span[kImbalance]);
+      own.imbalance_max = std::min(own.imbalance_max, n.max_imbalance);
       own.algorithm = mimd::to_string(algs[n.alg]);
       rows.push_back(own);
       if (own.imbalance_max == lim.imbalance_max) return;
