@@ -291,18 +291,6 @@ KOKKOS_FORCEINLINE_FUNCTION void row_segment_at(const S* val, const std::int32_t
 
 namespace mimd::spmm_detail {
 
-template <int W, int Bytes, class S, class Layout>
-KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
-                                           std::int64_t r1, const S* val, const std::int32_t* col,
-                                           std::int64_t base, std::int64_t t0) {
-  for (std::int64_t r = r0; r < r1; ++r) {
-    const std::int64_t b = op.a.row_map[r] - base;
-    S acc[W];
-    accumulate<W, Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, t0, acc);
-    StoreC<S, Layout>{op.c, r, op.alpha, op.beta}.template operator()<W>(t0, acc);
-  }
-}
-
 #ifdef MIMD_SIMD_SHUFFLE
 /// Sink of transpose_block: the N-lane vector v becomes the N elements at p.
 template <class S>
@@ -458,34 +446,84 @@ KOKKOS_FORCEINLINE_FUNCTION void pack_rows_at(const DenseArg<const S, Kokkos::La
   }
 }
 
-/// whole_rows_at for column-major C and row-major (packed) B: groups of 8 rows, each
-/// computing its rows' tiles into a stage and storing them through store_rows_left; a
-/// group keeps its rows of B in L1 from one tile to the next.
-template <int Bytes, class S>
-KOKKOS_FORCEINLINE_FUNCTION void whole_rows_left_at(const Operands<S, LeftPackedB>& op,
-                                                    std::int64_t r0, std::int64_t r1, const S* val,
-                                                    const std::int32_t* col, std::int64_t base) {
-  // The operands in locals: the stores into C (vector stores that may alias anything)
-  // would otherwise make the compiler reload every field of `op` after each of them.
+/// Rows r0..r1 (nonzero z at val[z - base]) times columns t0 .. t0 + W of B into C;
+/// column-major C (packed B) in groups of 8 rows, each computed into a stage and stored
+/// through store_rows_left.
+template <int W, int Bytes, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void rows_tile(const Operands<S, Layout>& op, std::int64_t r0,
+                                           std::int64_t r1, const S* val, const std::int32_t* col,
+                                           std::int64_t base, std::int64_t t0) {
+  // The operands in locals: C's stores may alias `op`, whose fields would otherwise be
+  // reloaded after each of them.
   const std::int64_t* const row_map = op.a.row_map;
-  const DenseArg<const S, Kokkos::LayoutRight> b = op.b;
-  const DenseArg<S, LeftPackedB> c = op.c;
-  const S alpha = op.alpha, beta = op.beta;
-  const std::int64_t k = op.k, k_tile = op.k_tile;
-  for (std::int64_t g0 = r0; g0 < r1; g0 += 8) {
-    const int rows = static_cast<int>(r1 - g0 < 8 ? r1 - g0 : 8);
-    for (std::int64_t t0 = 0; t0 < k;)
-      t0 += with_tile_width(k - t0 < k_tile ? k - t0 : k_tile, [&](auto w) MIMD_INLINE_LAMBDA {
-        constexpr int W = decltype(w)::value;
-        S stage[8][W];
-        for (int i = 0; i < rows; ++i) {
-          const std::int64_t z = row_map[g0 + i] - base;
-          accumulate<W, Bytes>(val + z, col + z, row_map[g0 + i + 1] - row_map[g0 + i], b, t0,
-                               stage[i]);
-        }
-        store_rows_left<W, Bytes>(c, alpha, beta, g0, rows, t0, stage);
-      });
+  const auto b = op.b;
+  if constexpr (std::is_same<Layout, LeftPackedB>::value) {
+    const DenseArg<S, LeftPackedB> c = op.c;
+    const S alpha = op.alpha, beta = op.beta;
+    for (std::int64_t g0 = r0; g0 < r1; g0 += 8) {
+      const int rows = static_cast<int>(r1 - g0 < 8 ? r1 - g0 : 8);
+      S stage[8][W];
+      for (int i = 0; i < rows; ++i) {
+        const std::int64_t z = row_map[g0 + i] - base;
+        accumulate<W, Bytes>(val + z, col + z, row_map[g0 + i + 1] - row_map[g0 + i], b, t0,
+                             stage[i]);
+      }
+      store_rows_left<W, Bytes>(c, alpha, beta, g0, rows, t0, stage);
+    }
+  } else {
+    StoreC<S, Layout> store{op.c, 0, op.alpha, op.beta};
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const std::int64_t z = row_map[r] - base;
+      S acc[W];
+      accumulate<W, Bytes>(val + z, col + z, row_map[r + 1] - row_map[r], b, t0, acc);
+      store.row = r;
+      store.template operator()<W>(t0, acc);
+    }
   }
+}
+
+#ifdef MIMD_SIMD_X86_TARGETS
+// rows_tile in a function of its own for each tile width and SIMD width. Inlined into
+// whole_rows_at beside every other width, the row loop lost its registers to the others:
+// at W = 1 gcc 12 kept the loop bound and B's address in vector registers, moved back
+// for every nonzero, and k = 1 ran 1.4x slower than the same loop compiled alone
+// (rajat19, jagmesh7 on a Zen 4, one thread); apart, k = 8 and 32 gained 5-15% too.
+template <int W, int Bytes, class S, class Layout>
+__attribute__((noinline)) void rows_tile_own(const Operands<S, Layout>& op, std::int64_t r0,
+                                             std::int64_t r1, const S* val, const std::int32_t* col,
+                                             std::int64_t base, std::int64_t t0) {
+  rows_tile<W, Bytes>(op, r0, r1, val, col, base, t0);
+}
+template <int W, class S, class Layout>
+__attribute__((target("avx2,fma"), noinline)) void rows_tile_256(
+    const Operands<S, Layout>& op, std::int64_t r0, std::int64_t r1, const S* val,
+    const std::int32_t* col, std::int64_t base, std::int64_t t0) {
+  rows_tile<W, 32>(op, r0, r1, val, col, base, t0);
+}
+template <int W, class S, class Layout>
+__attribute__((target("avx512f,avx2,fma"), noinline)) void rows_tile_512(
+    const Operands<S, Layout>& op, std::int64_t r0, std::int64_t r1, const S* val,
+    const std::int32_t* col, std::int64_t base, std::int64_t t0) {
+  rows_tile<W, 64>(op, r0, r1, val, col, base, t0);
+}
+#endif
+
+/// rows_tile, in a function of its own where the compiler allows (rows_tile_own).
+template <int W, int Bytes, class S, class Layout>
+KOKKOS_FORCEINLINE_FUNCTION void rows_tile_apart(const Operands<S, Layout>& op, std::int64_t r0,
+                                                 std::int64_t r1, const S* val,
+                                                 const std::int32_t* col, std::int64_t base,
+                                                 std::int64_t t0) {
+#if defined(MIMD_SIMD_X86_TARGETS)
+  if constexpr (Bytes == 64)
+    rows_tile_512<W>(op, r0, r1, val, col, base, t0);
+  else if constexpr (Bytes == 32)
+    rows_tile_256<W>(op, r0, r1, val, col, base, t0);
+  else
+    rows_tile_own<W, Bytes>(op, r0, r1, val, col, base, t0);
+#else
+  rows_tile<W, Bytes>(op, r0, r1, val, col, base, t0);
+#endif
 }
 
 /// Whole rows r0..r1 (nonzero z at val[z - base]) into C. When k fits one tile
@@ -493,25 +531,37 @@ KOKKOS_FORCEINLINE_FUNCTION void whole_rows_left_at(const Operands<S, LeftPacked
 /// nonzeros, where the per-row dispatch would dominate) stay in one tight loop. For
 /// wider k every row does all its tiles in turn, so the rows of B it gathers are still
 /// in L1/L2 for the next tile (tiles outside the row loop re-fetch them from L3: 2-5x
-/// slower at k = 128). Column-major C with packed B: whole_rows_left_at.
+/// slower at k = 128); column-major C with packed B the same per group of 8 rows,
+/// which keeps its rows of B in L1 from one tile to the next. The tiles of one row or
+/// group stay inline: a call of rows_tile_apart for each group and tile ran 2-7% slower
+/// at k = 128 on matrices of about 1000 rows (Zen 4).
 template <int Bytes, class S, class Layout>
 KOKKOS_FORCEINLINE_FUNCTION void whole_rows_at(const Operands<S, Layout>& op, std::int64_t r0,
                                                std::int64_t r1, const S* val,
                                                const std::int32_t* col, std::int64_t base) {
-  if constexpr (std::is_same<Layout, LeftPackedB>::value) {
-    whole_rows_left_at<Bytes>(op, r0, r1, val, col, base);
-  } else if (op.k > op.k_tile) {
-    for (std::int64_t r = r0; r < r1; ++r) {
-      const std::int64_t b = op.a.row_map[r] - base;
-      row_segment_at<Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k,
-                            op.k_tile, StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
+  if (op.k > op.k_tile) {
+    if constexpr (std::is_same<Layout, LeftPackedB>::value) {
+      for (std::int64_t g0 = r0; g0 < r1; g0 += 8) {
+        const std::int64_t g1 = r1 - g0 < 8 ? r1 : g0 + 8;
+        for (std::int64_t t0 = 0; t0 < op.k;)
+          t0 += with_tile_width(
+              op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile, [&](auto w) MIMD_INLINE_LAMBDA {
+                rows_tile<decltype(w)::value, Bytes>(op, g0, g1, val, col, base, t0);
+              });
+      }
+    } else {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        const std::int64_t b = op.a.row_map[r] - base;
+        row_segment_at<Bytes>(val + b, col + b, op.a.row_map[r + 1] - op.a.row_map[r], op.b, op.k,
+                              op.k_tile, StoreC<S, Layout>{op.c, r, op.alpha, op.beta});
+      }
     }
   } else {
     for (std::int64_t t0 = 0; t0 < op.k;)
-      t0 += with_tile_width(op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile,
-                            [&](auto w) MIMD_INLINE_LAMBDA {
-                              rows_tile<decltype(w)::value, Bytes>(op, r0, r1, val, col, base, t0);
-                            });
+      t0 += with_tile_width(
+          op.k - t0 < op.k_tile ? op.k - t0 : op.k_tile, [&](auto w) MIMD_INLINE_LAMBDA {
+            rows_tile_apart<decltype(w)::value, Bytes>(op, r0, r1, val, col, base, t0);
+          });
   }
 }
 
