@@ -189,27 +189,19 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
 /// uneven load) claims no range more uneven than its samples: its row is bounded by their
 /// largest imbalance, and the rest of its limits go to LSSM (the derived choice) in a row
 /// after it. Bounded by its cuts alone, "nnz <= 5992" (fitted on inputs of imbalance 1.136 at
-/// most) sent rajat19 (5399 nonzeros, imbalance 1.285) to row_parallel in three tuner runs
-/// of 13 on a 2-core Zen 4 VM, at 0.82-0.85x of LSSM at k = 1, 32 and 128. Re-fitted on the
-/// logged measurements of 31 tuner runs there and scored on their reports' timings, the bound
-/// moves rajat19 and lp_afiro (1.163) alone: auto's lowest matrix rose at some k in three runs
-/// (two then at 0.9x of the oracle or better at every k) and fell in three of git 31a8a9e,
-/// whose single serial threshold launched lp_afiro at k = 128 (row_parallel ahead there) and in
-/// one of which row_parallel led on rajat19 at k = 1 and 8. (Bounding the nonzeros, k and the
-/// longest row as well also moved Erdos971, jazz and karate, whose longest rows exceed those
-/// inputs', to LSSM, and lowered the lowest matrix in five runs.)
+/// most) sent rajat19 (imbalance 1.285) to row_parallel at 0.82-0.85x of LSSM on a 2-core
+/// Zen 4 VM. Only the imbalance is bounded: bounding the nonzeros, k and the longest row as
+/// well also moved Erdos971, jazz and karate (longest rows beyond those of the inputs) to
+/// LSSM, and lowered auto's lowest matrix in five of 31 tuner runs re-fitted there.
 inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* algs, int cautious,
                  std::vector<mimd::AutoRule::Row>& rows) {
   if (n.feature < 0) {
-    if (n.alg == cautious) {
+    lim.algorithm = mimd::to_string(algs[n.alg]);
+    if (n.alg == cautious && n.max_imbalance < lim.imbalance_max) {
       mimd::AutoRule::Row own = lim;
-      own.imbalance_max = std::min(own.imbalance_max, n.max_imbalance);
-      own.algorithm = mimd::to_string(algs[n.alg]);
+      own.imbalance_max = n.max_imbalance;
       rows.push_back(own);
-      if (own.imbalance_max == lim.imbalance_max) return;
       lim.algorithm = mimd::to_string(SpmmAlgorithm::Lssm);
-    } else {
-      lim.algorithm = mimd::to_string(algs[n.alg]);
     }
     rows.push_back(lim);
     return;
