@@ -187,7 +187,7 @@ inline std::unique_ptr<Node> grow(const std::vector<Sample>& s, const std::vecto
 /// subtree has the subtree's own limits, so each point finds its leaf.
 /// A leaf running `cautious` (row_parallel, whose static ranges nothing protects from an
 /// uneven load) claims no range more uneven than its samples: its row is bounded by their
-/// largest imbalance, and the rest of its limits go to LSSM (the derived choice) in a row
+/// largest imbalance, and the rest of its limits go to mimd::kAutoFallback (LSSM) in a row
 /// after it. Bounded by its cuts alone, "nnz <= 5992" (fitted on inputs of imbalance 1.136 at
 /// most) sent rajat19 (imbalance 1.285) to row_parallel at 0.82-0.85x of LSSM on a 2-core
 /// Zen 4 VM. Only the imbalance is bounded: bounding the nonzeros, k and the longest row as
@@ -201,7 +201,7 @@ inline void emit(const Node& n, mimd::AutoRule::Row lim, const SpmmAlgorithm* al
       mimd::AutoRule::Row own = lim;
       own.imbalance_max = n.max_imbalance;
       rows.push_back(own);
-      lim.algorithm = mimd::to_string(SpmmAlgorithm::Lssm);
+      lim.algorithm = mimd::to_string(mimd::kAutoFallback);
     }
     rows.push_back(lim);
     return;

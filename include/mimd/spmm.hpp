@@ -45,6 +45,10 @@ const char* to_string(SpmmAlgorithm a) noexcept;
 SpmmAlgorithm spmm_algorithm_from_string(const std::string& name);
 /// Every algorithm except Auto, in declaration order (what tests loop over).
 std::vector<SpmmAlgorithm> spmm_algorithms();
+/// What Auto runs where the profile's rule (TuningProfile::auto_rule) has no row for the
+/// call, and for every call under the derived defaults (no rule): LSSM, whose units are
+/// balanced whatever the row lengths (kernels/spmm/auto.cpp gives the measurements).
+constexpr SpmmAlgorithm kAutoFallback = SpmmAlgorithm::Lssm;
 
 /// Choices for a plan. An option left empty takes its value from the context's tuning
 /// profile (TuningProfile::spmm_*), or from Auto's rule where it decides.

@@ -38,7 +38,7 @@ const char* to_string(LeftStrategy s) noexcept;
 /// lengths) <= cv_max, row-split imbalance (mimd::row_split_imbalance over the context's
 /// threads: what a static split of the rows costs row_parallel) <= imbalance_max, stored
 /// nonzeros <= nnz_max and longest row <= max_row_max; when no row matches (or there are
-/// none: the derived default), LSSM.
+/// none: the derived default), LSSM (mimd::kAutoFallback, spmm.hpp).
 struct AutoRule {
   struct Row {
     int k_max = 0;

@@ -46,7 +46,7 @@ MatrixFeatures matrix_features(const std::int64_t* row_map, std::int64_t m, std:
 
 AutoChoice choose_algorithm(const MatrixFeatures& f, const TuningProfile& profile, int threads) {
   AutoChoice choice;
-  choice.algorithm = SpmmAlgorithm::Lssm;
+  choice.algorithm = kAutoFallback;
   for (const auto& row : profile.auto_rule.rows) {
     if (f.k > row.k_max || f.cv > row.cv_max || f.imbalance > row.imbalance_max ||
         static_cast<double>(f.nnz) > row.nnz_max ||
