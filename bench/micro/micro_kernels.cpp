@@ -2,17 +2,26 @@
 // Each timed iteration ends with Kokkos::fence(); counters give FLOP/s (SpMM: 2 nnz k
 // per call), effective bytes/s (the model of mimd-bench: A once, B once, C read and
 // written) and TEPS (BFS: undirected edges per search). The build and machine context
-// is recorded with AddCustomContext.
+// is recorded with AddCustomContext. layout_left.cpp adds the left_cost family, on the
+// generated inputs and the Matrix Market files of --mimd_matrices=A,B,... (the one option
+// of mimd-micro's own; the others are Google Benchmark's). Exit status: 0, 1 for an
+// argument Google Benchmark does not know, 2 for a file that cannot be read.
 //
 //   mimd-micro --benchmark_filter=spmm/lssm --benchmark_min_time=0.2
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "micro.hpp"
 #include "mimd/bfs.hpp"
 #include "mimd/context.hpp"
+#include "mimd/error.hpp"
 #include "mimd/generators.hpp"
 #include "mimd/spmm.hpp"
 
@@ -91,9 +100,31 @@ void bfs_args(benchmark::internal::Benchmark* b) {
   b->ArgNames({"input"})->UseRealTime()->Unit(benchmark::kMicrosecond);
 }
 
+// Takes --mimd_matrices=A,B,... out of argv (before Google Benchmark reads the rest).
+std::vector<std::string> take_matrices(int& argc, char** argv) {
+  static constexpr char kFlag[] = "--mimd_matrices=";
+  std::vector<std::string> paths;
+  int out = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], kFlag, sizeof(kFlag) - 1) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    std::string list = argv[i] + sizeof(kFlag) - 1;
+    for (std::size_t b = 0; b <= list.size();) {
+      const std::size_t e = std::min(list.find(',', b), list.size());
+      if (e > b) paths.push_back(list.substr(b, e - b));
+      b = e + 1;
+    }
+  }
+  argc = out;
+  return paths;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  const std::vector<std::string> matrices = take_matrices(argc, argv);
   const mimd::ExecutionContext ctx;
   g_ctx = &ctx;
   benchmark::AddCustomContext("mimd.compiler", MIMD_BENCH_COMPILER);
@@ -114,6 +145,12 @@ int main(int argc, char** argv) {
     if (alg == mimd::BfsAlgorithm::Reference) continue;
     benchmark::RegisterBenchmark((std::string("bfs/") + mimd::to_string(alg)).c_str(), bm_bfs, alg)
         ->Apply(bfs_args);
+  }
+  try {
+    mimd_micro::register_layout_left(ctx.tuning(), matrices);
+  } catch (const mimd::Error& e) {
+    std::fprintf(stderr, "mimd-micro: %s\n", e.what());
+    return 2;
   }
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -195,14 +195,6 @@ inline std::int64_t panel_width(std::int64_t panel_bytes, std::int64_t rows, std
   return panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
 }
 
-/// Rows of B a pack walks 8 columns at a time (spmm_detail::pack_rows_at): their copy an
-/// eighth of a panel (st.left_panel_bytes), which stays in cache. Measured on a Zen 5 VM
-/// (crack, fe_4elt2, k = 8, 32, 128): chunks of 64 to 4096 rows within noise of each other.
-inline std::int64_t pack_chunk(std::int64_t panel_bytes, std::int64_t k, std::size_t scalar) {
-  return std::max<std::int64_t>(8,
-                                panel_bytes / 8 / (k * static_cast<std::int64_t>(scalar)) / 8 * 8);
-}
-
 /// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor` at SIMD width
 /// `simd` (spmm_detail::pack_rows). Each of the `threads` workers copies one contiguous
 /// share of the rows: where A's rows are split the same way between the workers (row
@@ -261,7 +253,7 @@ void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokko
   Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
   const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
   const int k_tile = st.k_tile;
-  const std::int64_t chunk = pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
+  const std::int64_t chunk = spmm_detail::pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
   for_range(
       "mimd::spmm::left_columns", false, threads, KOKKOS_LAMBDA(std::int64_t w) {
         const std::int64_t c0 = groups * w / threads * 8;
@@ -302,7 +294,7 @@ void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos
   const std::int64_t* const first = st.left_first.data();
   const std::int64_t* const blocks = st.left_blocks.data();
   const int k_tile = st.k_tile;
-  const std::int64_t chunk = pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
+  const std::int64_t chunk = spmm_detail::pack_chunk(st.left_panel_bytes, width, sizeof(Scalar));
   for_range(
       "mimd::spmm::left_blocks", false, threads, KOKKOS_LAMBDA(std::int64_t w) {
         if (rows[w] == rows[w + 1]) return;
@@ -350,7 +342,7 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
     const std::int64_t w = std::min(width, k - t0);
     const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{op.b.at(0, t0), op.b.ld};
     pack_rows(pb, b, op.a.n, w, op.simd, serial, threads,
-              pack_chunk(st.left_panel_bytes, w, sizeof(Scalar)));
+              spmm_detail::pack_chunk(st.left_panel_bytes, w, sizeof(Scalar)));
     run(st, packed_panel(op, pb, t0, w, st.k_tile), serial);
   }
 }
