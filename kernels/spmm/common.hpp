@@ -413,6 +413,34 @@ KOKKOS_FORCEINLINE_FUNCTION void store_rows_left(const DenseArg<S, LeftPackedB>&
   }
 }
 
+/// Columns of a panel of LeftStrategy::Pack for `rows` rows of B: as many as keep its copy
+/// within `panel_bytes` (a multiple of 8, at least 8), the k columns in panels as even as
+/// that allows; all k when they fit.
+inline std::int64_t panel_width(std::int64_t panel_bytes, std::int64_t rows, std::int64_t k,
+                                std::size_t scalar) {
+  const std::int64_t fit = panel_bytes / (rows * static_cast<std::int64_t>(scalar));
+  const std::int64_t most = fit / 8 * 8 > 8 ? fit / 8 * 8 : 8;
+  const std::int64_t panels = (k + most - 1) / most;
+  return panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
+}
+
+/// The operands of columns [t0, t0 + w) of `op`, their B packed row-major at `packed`.
+template <class S>
+KOKKOS_INLINE_FUNCTION Operands<S, LeftPackedB> packed_panel(
+    const Operands<S, Kokkos::LayoutLeft>& op, const S* packed, std::int64_t t0, std::int64_t w,
+    int k_tile) {
+  Operands<S, LeftPackedB> r;
+  r.a = op.a;
+  r.b = {packed, w};
+  r.c = {op.c.at(0, t0), op.c.ld};
+  r.k = w;
+  r.alpha = op.alpha;
+  r.beta = op.beta;
+  r.k_tile = k_tile;
+  r.simd = op.simd;
+  return r;
+}
+
 /// Rows of B a pack walks 8 columns at a time (pack_rows_at) for a panel of k columns:
 /// their copy an eighth of a panel (TuningProfile::spmm_left_panel_bytes), which stays in
 /// cache. Measured on a Zen 5 VM (crack, fe_4elt2, k = 8, 32, 128): chunks of 64 to 4096

@@ -184,17 +184,6 @@ Scalar* at_least(Kokkos::View<Scalar*, DefaultMemorySpace>& v, std::int64_t size
   return v.data();
 }
 
-/// Columns of a panel of LeftStrategy::Pack for `rows` rows of B: as many as keep its copy
-/// within `panel_bytes` (a multiple of 8, at least 8), the k columns in panels as even as
-/// that allows; all k when they fit.
-inline std::int64_t panel_width(std::int64_t panel_bytes, std::int64_t rows, std::int64_t k,
-                                std::size_t scalar) {
-  const std::int64_t fit = panel_bytes / (rows * static_cast<std::int64_t>(scalar));
-  const std::int64_t most = std::max<std::int64_t>(8, fit / 8 * 8);
-  const std::int64_t panels = (k + most - 1) / most;
-  return panels == 1 ? k : ((k + panels - 1) / panels + 7) / 8 * 8;
-}
-
 /// Row-major copy of the n x k column-major operand `colmajor` into `rowmajor` at SIMD width
 /// `simd` (spmm_detail::pack_rows). Each of the `threads` workers copies one contiguous
 /// share of the rows: where A's rows are split the same way between the workers (row
@@ -215,23 +204,6 @@ void pack_rows(Scalar* rowmajor,
         const std::int64_t i1 = std::min(n, blocks * (w + 1) / shares * 8);
         if (i0 < i1) spmm_detail::pack_rows(colmajor, rowmajor, i0, i1, k, simd, chunk);
       });
-}
-
-/// The operands of columns [t0, t0 + w) of `op`, their B packed row-major at `packed`.
-template <class Scalar>
-KOKKOS_INLINE_FUNCTION spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> packed_panel(
-    const spmm_detail::Operands<Scalar, Kokkos::LayoutLeft>& op, const Scalar* packed,
-    std::int64_t t0, std::int64_t w, int k_tile) {
-  spmm_detail::Operands<Scalar, spmm_detail::LeftPackedB> r;
-  r.a = op.a;
-  r.b = {packed, w};
-  r.c = {op.c.at(0, t0), op.c.ld};
-  r.k = w;
-  r.alpha = op.alpha;
-  r.beta = op.beta;
-  r.k_tile = k_tile;
-  r.simd = op.simd;
-  return r;
 }
 
 /// LeftStrategy::Pack with the columns split between the workers: worker w packs its own
@@ -263,8 +235,8 @@ void run_left_columns(const State& st, const spmm_detail::Operands<Scalar, Kokko
           const std::int64_t wd = std::min(width, c1 - t0);
           const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{o.b.at(0, t0), o.b.ld};
           spmm_detail::pack_rows(b, mine, 0, o.a.n, wd, o.simd, chunk);
-          spmm_detail::whole_rows(packed_panel(o, mine, t0, wd, k_tile), 0, o.a.m, o.a.val, o.a.col,
-                                  0);
+          spmm_detail::whole_rows(spmm_detail::packed_panel(o, mine, t0, wd, k_tile), 0, o.a.m,
+                                  o.a.val, o.a.col, 0);
         }
       });
 }
@@ -285,7 +257,8 @@ void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos
   const int threads = static_cast<int>(st.left_rows.size()) - 1;  // the plan's shares
   const std::int64_t k = op.k, n = op.a.n;
   const std::int64_t rows_max = std::max<std::int64_t>(1, st.left_widest * 8);
-  const std::int64_t width = panel_width(st.left_panel_bytes, rows_max, k, sizeof(Scalar));
+  const std::int64_t width =
+      spmm_detail::panel_width(st.left_panel_bytes, rows_max, k, sizeof(Scalar));
   const std::int64_t stride = (rows_max * width + 7) / 8 * 8;  // whole cache lines apart
   Scalar* const copies = at_least(st.packed_b, stride * threads, "mimd::spmm::packed_b");
   spmm_detail::Operands<Scalar, Kokkos::LayoutLeft> o = op;
@@ -309,8 +282,8 @@ void run_left_blocks(const State& st, const spmm_detail::Operands<Scalar, Kokkos
             spmm_detail::pack_rows(b, mine + (s - first[w]) * 8 * wd, 0, i1 - i0, wd, o.simd,
                                    chunk);
           }
-          spmm_detail::whole_rows(packed_panel(o, mine, t0, wd, k_tile), rows[w], rows[w + 1],
-                                  o.a.val, o.a.col, 0);
+          spmm_detail::whole_rows(spmm_detail::packed_panel(o, mine, t0, wd, k_tile), rows[w],
+                                  rows[w + 1], o.a.val, o.a.col, 0);
         }
       });
 }
@@ -336,14 +309,14 @@ void run_packed(const State& st, const spmm_detail::Operands<Scalar, Kokkos::Lay
     run_left_blocks(st, op);
     return;
   }
-  const std::int64_t width = panel_width(st.left_panel_bytes, n, k, sizeof(Scalar));
+  const std::int64_t width = spmm_detail::panel_width(st.left_panel_bytes, n, k, sizeof(Scalar));
   Scalar* const pb = at_least(st.packed_b, op.a.n * width, "mimd::spmm::packed_b");
   for (std::int64_t t0 = 0; t0 < k; t0 += width) {
     const std::int64_t w = std::min(width, k - t0);
     const spmm_detail::DenseArg<const Scalar, Kokkos::LayoutLeft> b{op.b.at(0, t0), op.b.ld};
     pack_rows(pb, b, op.a.n, w, op.simd, serial, threads,
               spmm_detail::pack_chunk(st.left_panel_bytes, w, sizeof(Scalar)));
-    run(st, packed_panel(op, pb, t0, w, st.k_tile), serial);
+    run(st, spmm_detail::packed_panel(op, pb, t0, w, st.k_tile), serial);
   }
 }
 
