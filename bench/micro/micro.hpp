@@ -9,8 +9,8 @@
 namespace mimd_micro {
 
 /// Registers the left_cost family (layout_left.cpp) for two generated inputs and each
-/// Matrix Market file in `matrices`, at k = 8, 32 and 128, with the SIMD width, tile and
-/// pack chunk of `profile`.
+/// Matrix Market file in `matrices`, at k = 8, 32 and 128, with the SIMD width, tile,
+/// LayoutLeft panels and pack chunk of `profile`.
 /// @throws mimd::Error (typed, naming the file) when a file cannot be read
 void register_layout_left(const mimd::TuningProfile& profile,
                           const std::vector<std::string>& matrices);
